@@ -1,0 +1,190 @@
+"""Exact token counts of any slice of a document, at the cost of about one
+tokenizer pass over the whole document.
+
+Why this is exact: tiktoken first splits text into pre-tokens with a regex that
+never looks behind and looks ahead at most one character, then encodes each
+pre-token on its own. At a "separable" offset p (see _SEPARABLE) the pre-token
+before p can neither grow past p nor be changed by what follows, so
+encode(s) == encode(s[:p]) + encode(s[p:]) for every string s with the same two
+characters around p. The document is therefore tokenized once, in blocks split
+at separable offsets, and the count of text[a:b] is
+
+    count(text[a:q1]) + (tokens between q1 and q2) + count(text[q2:b])
+
+where q1 and q2 are the first and last separable offsets inside the slice: two
+tiny encodes plus a lookup. A test checks the split rule on random Unicode
+against both tokenizer backends.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from itertools import accumulate
+from unicodedata import category
+
+from .tokenizers import Tokenizer
+
+# White_Space (what tiktoken's \s means) without \r and \n.
+_HSPACE = "\t\x0b\x0c \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+# p is separable when text[p-1] is not whitespace and text[p] is horizontal
+# whitespace, or text[p-1] is a letter or digit and text[p] is a line break or
+# punctuation (the pre-token of punctuation would absorb a following \r\n).
+_SEPARABLE = re.compile(rf"(?<=\S)(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w\s'])")
+_SHORT = 48  # slices this short are simply encoded
+_BLOCK = 1 << 16  # characters tokenized per step
+_CHECKPOINT_BITS = 10  # a byte-offset checkpoint every 1024 characters
+
+
+def _separable_match(text: str, m: re.Match) -> bool:
+    ch = text[m.start()] if m.start() < len(text) else ""
+    if ch in "\r\n" or not ch or ch.isspace():
+        return True
+    # Combining marks join the letter before them in o200k; unassigned code
+    # points may be letters to a tokenizer with newer Unicode tables.
+    return category(ch)[0] != "M" and category(ch) != "Cn"
+
+
+class TokenIndex:
+    """Tokenizes a document lazily, front to back, and counts any slice exactly."""
+
+    def __init__(self, text: str, tokenizer: Tokenizer):
+        self.text = text
+        self.n = len(text)
+        self._encode = tokenizer.encode
+        self._lengths = tokenizer.token_lengths
+        self.ends: list[int] = []  # cumulative UTF-8 byte offset after each token
+        self.done = 0  # text[:done] is tokenized; done is separable (or the end)
+        self._done_bytes = 0
+        self._ascii = text.isascii()
+        self._checkpoints = [0]  # byte offset of every 1024th character
+
+    # -- separable offsets ---------------------------------------------------
+    def first_separable(self, lo: int, hi: int) -> int | None:
+        """First separable offset p with lo <= p < hi, judged inside text[:hi]."""
+        text = self.text
+        for m in _SEPARABLE.finditer(text, lo, hi):
+            if _separable_match(text, m):
+                return m.start()
+        return None
+
+    def last_separable(self, lo: int, hi: int) -> int | None:
+        """Last separable offset p with lo <= p <= hi, judged in the whole text."""
+        text = self.text
+        end = min(self.n, hi + 1)
+        width = 64
+        while True:
+            start = max(lo, hi - width)
+            found = None
+            for m in _SEPARABLE.finditer(text, start, end):
+                if m.start() <= hi and _separable_match(text, m):
+                    found = m.start()
+            if found is not None or start == lo:
+                return found
+            width *= 8
+
+    # -- the token index -----------------------------------------------------
+    def _extend(self) -> None:
+        start = self.done
+        stop = min(self.n, start + _BLOCK)
+        if stop < self.n:
+            stop = self.last_separable(start + 1, stop) or self.first_separable(stop, self.n) or self.n
+        ids = self._encode(self.text[start:stop])
+        offsets = accumulate(map(self._lengths.__getitem__, ids), initial=self._done_bytes)
+        next(offsets)  # the initial value is where the block starts, not a token end
+        self.ends.extend(offsets)
+        if ids:
+            self._done_bytes = self.ends[-1]
+        self.done = stop
+
+    def ensure(self, pos: int) -> None:
+        """Tokenize at least text[:pos]."""
+        while self.done < pos and self.done < self.n:
+            self._extend()
+
+    def ensure_tokens(self, k: int) -> None:
+        """Tokenize until k tokens are known or the text ends."""
+        while len(self.ends) < k and self.done < self.n:
+            self._extend()
+
+    @property
+    def complete(self) -> bool:
+        return self.done >= self.n
+
+    def total(self) -> int:
+        self.ensure(self.n)
+        return len(self.ends)
+
+    # -- offsets -------------------------------------------------------------
+    def _byte_offset(self, pos: int) -> int:
+        if self._ascii:
+            return pos
+        cps = self._checkpoints
+        block = pos >> _CHECKPOINT_BITS
+        while len(cps) <= block:
+            i = (len(cps) - 1) << _CHECKPOINT_BITS
+            cps.append(cps[-1] + len(self.text[i : i + (1 << _CHECKPOINT_BITS)].encode("utf-8")))
+        base = block << _CHECKPOINT_BITS
+        return cps[block] + len(self.text[base:pos].encode("utf-8"))
+
+    def _char_offset(self, byte_pos: int) -> int:
+        """The character offset whose byte offset is the largest one <= byte_pos."""
+        if self._ascii:
+            return min(byte_pos, self.n)
+        cps = self._checkpoints
+        self._byte_offset(min(self.n, self.done))  # checkpoints cover the tokenized part
+        block = bisect_right(cps, byte_pos) - 1
+        base = block << _CHECKPOINT_BITS
+        chunk = self.text[base : base + (1 << _CHECKPOINT_BITS)].encode("utf-8")
+        return base + len(chunk[: byte_pos - cps[block]].decode("utf-8", "ignore"))
+
+    def tokens_before(self, pos: int) -> int:
+        """How many document tokens end at or before pos (exact at separable offsets)."""
+        self.ensure(pos)
+        return bisect_right(self.ends, self._byte_offset(pos))
+
+    def offset_after(self, k: int) -> int:
+        """The character offset where the first k document tokens end (floored)."""
+        if k <= 0:
+            return 0
+        self.ensure_tokens(k)
+        if k > len(self.ends):
+            return self.n
+        return self._char_offset(self.ends[k - 1])
+
+    # -- exact counts --------------------------------------------------------
+    def count(self, a: int, b: int) -> int:
+        """The exact token count of text[a:b]."""
+        if b - a <= _SHORT:
+            return len(self._encode(self.text[a:b]))
+        q1 = self.first_separable(a + 1, b)
+        if q1 is None:
+            return len(self._encode(self.text[a:b]))
+        q2 = b if b == self.n else (self.last_separable(q1 + 1, b) or q1)
+        encode = self._encode
+        head = len(encode(self.text[a:q1]))
+        tail = len(encode(self.text[q2:b])) if q2 < b else 0
+        return head + self.tokens_before(q2) - self.tokens_before(q1) + tail
+
+
+class CharIndex:
+    """The `chars` encoding: every code point is one token."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.n = len(text)
+        self.complete = True
+
+    def ensure(self, pos: int) -> None:
+        pass
+
+    def total(self) -> int:
+        return self.n
+
+    def tokens_before(self, pos: int) -> int:
+        return pos
+
+    def offset_after(self, k: int) -> int:
+        return max(0, min(k, self.n))
+
+    def count(self, a: int, b: int) -> int:
+        return b - a

@@ -1,0 +1,85 @@
+"""Markdown structure: fenced code, ATX and Setext headings, the heading path."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+([^\n]*?))?[ \t]*$", re.M)
+# A one-line paragraph (after a blank line or at the start) underlined by === or ---.
+_SETEXT = re.compile(r"(?:\A|(?<=\n\n)|(?<=\n\r\n))( {0,3}\S[^\n]*)\n {0,3}(=+|-+)[ \t\r]*$", re.M)
+_CLOSING_HASHES = re.compile(r"[ \t]+#+$|^#+$")
+
+
+@dataclass(frozen=True)
+class Heading:
+    start: int  # where the heading's first line begins: the cut goes before it
+    end: int  # end of its last line (the underline for Setext)
+    level: int
+    title: str
+
+
+def code_ranges(text: str) -> list[tuple[int, int]]:
+    """[start, end) spans of fenced code blocks; an unclosed fence runs to the end."""
+    ranges = []
+    opening = None  # (start, fence char, fence length)
+    for m in _FENCE.finditer(text):
+        fence = m.group(1)
+        if opening is None:
+            opening = (m.start(), fence[0], len(fence))
+        elif fence[0] == opening[1] and len(fence) >= opening[2] and not m.group(2).strip():
+            ranges.append((opening[0], m.end()))
+            opening = None
+    if opening is not None:
+        ranges.append((opening[0], len(text)))
+    return ranges
+
+
+def _inside(pos: int, ranges: list[tuple[int, int]], starts: list[int]) -> bool:
+    i = bisect_right(starts, pos) - 1
+    return i >= 0 and pos < ranges[i][1]
+
+
+def find_headings(text: str) -> list[Heading]:
+    """Every heading outside fenced code, in document order."""
+    if "#" not in text and "==" not in text and "--" not in text:
+        return []
+    code = code_ranges(text)
+    starts = [r[0] for r in code]
+    found = []
+    for m in _ATX.finditer(text):
+        if not _inside(m.start(), code, starts):
+            title = _CLOSING_HASHES.sub("", (m.group(2) or "").strip()).strip()
+            found.append(Heading(m.start(), m.end(), len(m.group(1)), title))
+    for m in _SETEXT.finditer(text):
+        line = m.group(1)
+        if line.lstrip().startswith(("#", ">", "-", "*", "+", "|", "`", "~")) or _inside(m.start(), code, starts):
+            continue
+        found.append(Heading(m.start(), m.end(), 1 if m.group(2)[0] == "=" else 2, line.strip()))
+    found.sort(key=lambda h: h.start)
+    return found
+
+
+class Outline:
+    """The headings of a document and the heading path in effect at any offset."""
+
+    def __init__(self, text: str):
+        self.headings = find_headings(text)
+        self.starts = [h.start for h in self.headings]
+        self._paths = []
+        stack: list[Heading] = []
+        for h in self.headings:
+            while stack and stack[-1].level >= h.level:
+                stack.pop()
+            stack.append(h)
+            self._paths.append(tuple(s.title for s in stack))
+
+    def path_at(self, pos: int) -> tuple[str, ...]:
+        i = bisect_right(self.starts, pos) - 1
+        return self._paths[i] if i >= 0 else ()
+
+    def heading_at(self, pos: int) -> Heading | None:
+        """The heading whose line starts exactly at pos, if any."""
+        i = bisect_right(self.starts, pos) - 1
+        return self.headings[i] if i >= 0 and self.starts[i] == pos else None

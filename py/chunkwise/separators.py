@@ -1,0 +1,152 @@
+"""Where a person would cut: finds the candidate cuts of each level in a window.
+
+A cut is an offset in the source. The chunk before it ends there (trailing
+whitespace dropped) and the next one starts there (leading whitespace dropped),
+so a cut may sit anywhere in the whitespace between two pieces of text.
+"""
+from __future__ import annotations
+
+import re
+
+from .markdown import Outline
+from .model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
+
+_CLOSERS = "\"'”’»›)\\]}"
+_CJK_CLOSERS = "」』”’）】》〉\"'"
+# Sentence ends: . ! ? … (and Arabic, Devanagari) before whitespace, closing quotes
+# and brackets included; the full-width terminators need no space after them.
+_SENTENCE = re.compile(
+    rf"(?:[.!?…‽]+|[؟।॥۔]+)[{_CLOSERS}]*(?=\s)|[。！？｡]+[{_CJK_CLOSERS}]*"
+)
+# Phrase breaks: , ; : before whitespace, spaced dashes, unspaced em/en dashes
+# between words, and the full-width comma, enumeration comma, semicolon, colon.
+_PHRASE = re.compile(r"[,;:](?=\s)|(?<=\S[ \t])[—–-]{1,2}(?=[ \t])|(?<=\w)[—–](?=\w)|[，、；：]")
+_PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
+_WHITESPACE = re.compile(r"\s+")
+_NONSPACE = re.compile(r"\S")
+_LIST_NUMBER = re.compile(r"\d{1,3}")
+_DOTTED = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")  # e.g  i.e  U.S  a.m  z.B
+
+# Common abbreviations that end in a period but rarely end a sentence.
+ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st mt gen col lt sgt capt rev hon vs cf al fig figs "
+    "no nos vol pp approx dept est ca resp".split()
+)
+
+_WINDOWS = (256, 2048)  # search a short window first: cuts are usually close
+
+
+def _word_before(text: str, i: int) -> str:
+    j = i
+    while j > 0 and not text[j - 1].isspace():
+        j -= 1
+    return text[j:i].lstrip("([{\"'“‘«")
+
+
+def is_sentence_end(text: str, m: re.Match) -> bool:
+    """Reject periods that do not end a sentence: abbreviations, initials,
+    numbered-list markers, and any terminator followed by a lowercase word."""
+    first = text[m.start()]
+    if first not in ".!?…‽":
+        return True
+    after = _NONSPACE.search(text, m.end())
+    if after and text[after.start()].islower():
+        return False
+    if text[m.start() : m.end()].rstrip(_CLOSERS) != ".":
+        return True
+    word = _word_before(text, m.start())
+    if not word:
+        return True
+    if word.lower() in ABBREVIATIONS or _DOTTED.fullmatch(word):
+        return False
+    if len(word) == 1 and word.isupper():
+        return False  # an initial: "J. R. R. Tolkien"
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    if _LIST_NUMBER.fullmatch(word) and not text[line_start : m.start() - len(word)].strip():
+        return False  # "1. First step" at the start of a line
+    return True
+
+
+class Separators:
+    """Candidate cuts of every level, found lazily in the window the packer asks about."""
+
+    def __init__(self, text: str, outline: Outline):
+        self.text = text
+        self.outline = outline
+        self.n = len(text)
+
+    # Each finder yields cut offsets in [lo, hi], in order.
+    def _regex_cuts(self, pattern: re.Pattern, lo: int, hi: int, use_end: bool, check=None):
+        text = self.text
+        for m in pattern.finditer(text, max(0, lo - 8), min(self.n, hi + 256)):
+            cut = m.end() if use_end else m.start()
+            if cut > hi:
+                break
+            if cut >= lo and (check is None or check(text, m)):
+                yield cut
+
+    def cuts(self, level: int, lo: int, hi: int):
+        if level == HEADING:
+            return (h.start for h in self.outline.headings if lo <= h.start <= hi and h.start > 0)
+        if level == PARAGRAPH:
+            return self._regex_cuts(_PARAGRAPH, lo, hi, False)
+        if level == LINE:
+            return self._line_cuts(lo, hi)
+        if level == SENTENCE:
+            return self._regex_cuts(_SENTENCE, lo, hi, True, is_sentence_end)
+        if level == PHRASE:
+            return self._regex_cuts(_PHRASE, lo, hi, True)
+        if level == WORD:
+            return self._regex_cuts(_WHITESPACE, lo, hi, False)
+        raise ValueError(level)
+
+    def _line_cuts(self, lo: int, hi: int):
+        text = self.text
+        i = text.find("\n", lo, hi + 1)
+        while i != -1:
+            yield i
+            i = text.find("\n", i + 1, hi + 1)
+
+    def last(self, level: int, lo: int, hi: int) -> int | None:
+        """The last cut of this level in [lo, hi], or None."""
+        if hi < lo:
+            return None
+        if level == LINE:
+            i = self.text.rfind("\n", lo, hi + 1)
+            return i if i != -1 else None
+        if level == HEADING:
+            found = None
+            for found in self.cuts(level, lo, hi):  # noqa: B007 - headings are few
+                pass
+            return found
+        # Look near hi first; most windows have a cut close to their end.
+        for width in _WINDOWS:
+            start = max(lo, hi - width)
+            found = None
+            for found in self.cuts(level, start, hi):  # noqa: B007
+                pass
+            if found is not None or start == lo:
+                return found
+        found = None
+        for found in self.cuts(level, lo, hi):  # noqa: B007
+            pass
+        return found
+
+    def first(self, level: int, lo: int, hi: int) -> int | None:
+        """The first cut of this level in [lo, hi], or None."""
+        if hi < lo:
+            return None
+        return next(iter(self.cuts(level, lo, hi)), None)
+
+
+def skip_space(text: str, i: int) -> int:
+    """The first non-whitespace offset at or after i (len(text) if none)."""
+    m = _NONSPACE.search(text, i)
+    return m.start() if m else len(text)
+
+
+def trim_end(text: str, lo: int, i: int) -> int:
+    """i moved back over whitespace, but not below lo."""
+    while i > lo and text[i - 1].isspace():
+        i -= 1
+    return i

@@ -1,0 +1,44 @@
+"""Turning bytes and browser strings into text, telling the user what was repaired."""
+from __future__ import annotations
+
+import codecs
+import re
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_BINARY_SAMPLE = 8192
+
+
+def decode_bytes(data: bytes) -> tuple[str, dict]:
+    """Decode a file's bytes as UTF-8 (or UTF-16 with a BOM), replacing what is invalid.
+
+    Returns the text and an info dict: replaced (U+FFFD inserted), bom, binary,
+    and message (a sentence for the user, or None when nothing needs saying).
+    """
+    bom = False
+    encoding = "utf-8"
+    if data.startswith(codecs.BOM_UTF8):
+        data, bom = data[len(codecs.BOM_UTF8) :], True
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding, bom = "utf-16", True
+    text = data.decode(encoding, errors="replace")
+    # Count only the replacement characters the decoder inserted, not ones already in the file.
+    already = data.count("\ufffd".encode(encoding)) if encoding == "utf-8" else 0
+    replaced = text.count("\ufffd") - already
+    binary = b"\x00" in data[:_BINARY_SAMPLE] and encoding == "utf-8"
+    notes = []
+    if binary:
+        notes.append("This file looks binary (it contains NUL bytes); it was read as text anyway.")
+    if replaced:
+        notes.append(
+            f"{replaced} invalid byte sequence{'s were' if replaced != 1 else ' was'} not UTF-8"
+            " and became U+FFFD (\ufffd)."
+        )
+    if encoding == "utf-16":
+        notes.append("The file is UTF-16 (it starts with a byte order mark) and was decoded as such.")
+    return text, {"replaced": replaced, "bom": bom, "binary": binary, "message": " ".join(notes) or None}
+
+
+def replace_surrogates(text: str) -> tuple[str, int]:
+    """Lone surrogates (from broken UTF-16) become U+FFFD; the length is unchanged."""
+    count = len(_SURROGATE.findall(text))
+    return (_SURROGATE.sub("\ufffd", text), count) if count else (text, 0)
