@@ -1,0 +1,116 @@
+"""Command line: python -m chunkwise [FILE ...] > chunks.jsonl"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from . import export, stats
+from .engine import chunk_document
+from .model import ENCODINGS, STRATEGIES
+from .textio import decode_bytes
+
+EPILOG = """\
+examples:
+  python -m chunkwise notes.md > notes.chunks.jsonl
+  python -m chunkwise --max-tokens 256 --overlap 32 --strategy markdown docs/*.md -o chunks.jsonl
+  cat app.log | python -m chunkwise --strategy lines --format text --headers
+
+strategies:
+  smart       structure first: headings, blank lines, line breaks, sentences,
+              phrases, words, and only then a cut between tokens (default)
+  paragraphs  whole blank-line blocks packed together
+  markdown    one chunk per heading section
+  lines       whole lines packed (logs, CSV, lists)
+  sentences   whole sentences packed
+  tokens      fixed token windows (the naive baseline)
+In every strategy a piece that is still too big is split by `smart`.
+
+Each JSONL record: index, text, start, end (code point offsets into the input),
+token_count, overlap_tokens, boundary (why the chunk ends there), headings
+(the Markdown heading path), and source (the file name, with several files).
+"""
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+def _non_negative(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {number}")
+    return number
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m chunkwise",
+        description="Split documents into token-budgeted chunks for retrieval (RAG), with exact token counts.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files (default: standard input)")
+    parser.add_argument("--max-tokens", type=_positive, default=512, metavar="N", help="budget per chunk, overlap included (default 512)")
+    parser.add_argument("--overlap", type=_non_negative, default=64, metavar="N", help="tokens repeated from the previous chunk (default 64)")
+    parser.add_argument("--strategy", choices=STRATEGIES, default="smart", help="where cuts may fall (default smart)")
+    parser.add_argument("--encoding", choices=ENCODINGS, default="cl100k_base", help="tokenizer (default cl100k_base; chars counts characters)")
+    parser.add_argument("--format", choices=("jsonl", "json", "text"), default="jsonl", help="output format (default jsonl)")
+    parser.add_argument("--headers", action="store_true", help="with --format text: head each chunk with '--- Chunk n/N ---'")
+    parser.add_argument("--stats", action="store_true", help="print the stats of each input to standard error as JSON")
+    parser.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
+    return parser
+
+
+def _read(path: str | None) -> tuple[str, str | None]:
+    """The text of one input, and a note for stderr when bytes were replaced."""
+    data = sys.stdin.buffer.read() if path is None else open(path, "rb").read()
+    text, info = decode_bytes(data)
+    return text, info["message"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.headers and args.format != "text":
+        parser.error("--headers only applies to --format text")
+    paths = args.files or [None]
+    for path in args.files:
+        if not os.path.isfile(path):
+            parser.error(f"cannot read {path!r}: no such file")
+    several = len(paths) > 1
+    outputs = []
+    for path in paths:
+        name = path or "<stdin>"
+        try:
+            text, note = _read(path)
+        except OSError as error:
+            parser.error(f"cannot read {name!r}: {error.strerror}")
+        if note:
+            print(f"chunkwise: {name}: {note}", file=sys.stderr)
+        result = chunk_document(
+            text, max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding
+        )
+        for warning in result.warnings:
+            print(f"chunkwise: warning: {warning}", file=sys.stderr)
+        if args.stats:
+            print(json.dumps({"source": name, **stats.compute(result)}, ensure_ascii=False), file=sys.stderr)
+        outputs.append((result.chunks, os.path.basename(path) if several else None))
+    body = export.render_many(outputs, args.format, headers=args.headers)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="") as f:
+            f.write(body)
+    else:
+        sys.stdout.buffer.write(body.encode("utf-8"))
+        sys.stdout.flush()
+    return 0

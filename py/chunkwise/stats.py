@@ -1,0 +1,51 @@
+"""Numbers about a run: sizes, fill, overlap and why each chunk ended."""
+from __future__ import annotations
+
+from .model import BOUNDARIES, Result
+
+HISTOGRAM_BINS = 10
+
+
+def histogram(counts: list[int], max_tokens: int, bins: int = HISTOGRAM_BINS) -> list[dict]:
+    """Chunk sizes in `bins` equal ranges of the budget: [{lo, hi, count}].
+
+    Ranges are inclusive integer token counts: 1..51, 52..102, ... up to max_tokens.
+    """
+    bins = max(1, min(bins, max_tokens))
+    edges = [round(i * max_tokens / bins) for i in range(bins + 1)]
+    out = [{"lo": edges[i] + 1, "hi": edges[i + 1], "count": 0} for i in range(bins)]
+    out[0]["lo"] = 0
+    for n in counts:
+        # Smallest bin whose upper edge holds n (n never exceeds max_tokens).
+        i = 0
+        while i < bins - 1 and n > edges[i + 1]:
+            i += 1
+        out[i]["count"] += 1
+    return out
+
+
+def compute(result: Result) -> dict:
+    """The stats panel's numbers (also printed by the CLI with --stats)."""
+    chunks = result.chunks
+    max_tokens = result.settings.max_tokens
+    counts = [c.token_count for c in chunks]
+    output_tokens = sum(counts)
+    overlap_tokens = sum(c.overlap_tokens for c in chunks)
+    reasons = {name: 0 for name in BOUNDARIES}
+    for c in chunks:
+        reasons[c.boundary] += 1
+    return {
+        "source_tokens": result.source_tokens,
+        "chunk_count": len(chunks),
+        "min_tokens": min(counts) if counts else 0,
+        "mean_tokens": round(output_tokens / len(counts), 2) if counts else 0,
+        "max_tokens": max(counts) if counts else 0,
+        "output_tokens": output_tokens,
+        "overlap_tokens": overlap_tokens,
+        "overlap_share": round(overlap_tokens / output_tokens, 4) if output_tokens else 0,
+        "mean_fill": round(output_tokens / (len(counts) * max_tokens), 4) if counts else 0,
+        "budget": max_tokens,
+        "histogram": histogram(counts, max_tokens),
+        "boundaries": reasons,
+        "warnings": list(result.warnings),
+    }
