@@ -1,0 +1,49 @@
+"""Shared helpers: the invariants every chunking must satisfy (DESIGN.md)."""
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from chunkwise.tokenizers import get_tokenizer
+
+CORPUS = pathlib.Path(__file__).parent / "corpus"
+
+
+def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overlap: int = 0) -> None:
+    """Exact slices, exact counts within budget, lossless and ordered, sane overlap."""
+    tokenizer = get_tokenizer(encoding)
+    covered_until = 0  # every non-whitespace character before this is in some chunk
+    previous = None
+    for i, c in enumerate(chunks):
+        assert c.index == i
+        assert c.text == source[c.start : c.end], f"chunk {i} is not an exact slice"
+        assert c.text and not c.text[0].isspace() and not c.text[-1].isspace(), f"chunk {i} is not trimmed"
+        assert c.token_count == tokenizer.count(c.text), f"chunk {i}: count {c.token_count} is not exact"
+        assert c.token_count <= max_tokens, f"chunk {i}: {c.token_count} tokens > {max_tokens}"
+        assert "\ufffd" not in c.text or "\ufffd" in source
+        gap = source[covered_until : c.start]
+        assert not gap.strip(), f"chunk {i} skips text {gap.strip()[:40]!r}"
+        if previous is not None:
+            assert c.start > previous.start and c.end > previous.end, f"chunk {i} does not advance"
+            repeated = max(0, previous.end - c.start)
+            if repeated:
+                assert c.overlap_tokens == tokenizer.count(source[c.start : previous.end])
+                assert c.overlap_tokens <= max(overlap, 0)
+            else:
+                assert c.overlap_tokens == 0
+        else:
+            assert c.overlap_tokens == 0
+        covered_until = max(covered_until, c.end)
+        previous = c
+    assert not source[covered_until:].strip(), "the end of the text is missing"
+    if chunks:
+        assert chunks[-1].boundary == "end"
+        assert all(c.boundary != "end" for c in chunks[:-1])
+
+
+@pytest.fixture(params=["pure", "tiktoken"])
+def backend(request, monkeypatch):
+    """Run a test once per tokenizer backend."""
+    monkeypatch.setenv("CHUNKWISE_BACKEND", request.param)
+    return request.param

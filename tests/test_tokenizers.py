@@ -1,0 +1,110 @@
+"""The two BPE backends agree token for token, and the counter's split rule holds."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkwise.counter import TokenIndex
+from chunkwise.tokenizers import get_tokenizer
+
+ENCODINGS = ["cl100k_base", "o200k_base"]
+
+SAMPLES = [
+    "Hello, world! It's a test: don't panic; we'll see.",
+    "Привет, мир! Это проверка токенизатора — с тире и «кавычками».",
+    "中文文本。这是一个测试，好的！日本語の文章です。한국어 문장입니다.",
+    "مرحبا بالعالم؟ هذا اختبار. नमस्ते दुनिया। यह परीक्षण है॥",
+    "def f(x):\n    return {'a': [1, 2.5e-3, 0x1F]}  # comment\n\n\tif x >= 10_000: pass\r\n",
+    "Emoji: 👍🏽 🏳️‍🌈 👨‍👩‍👧‍👦 🇩🇪🇫🇷 e\u0301 \u0915\u094d\u0937 ﷽",
+    "   leading and trailing spaces   \n\n\n\t\t\n  ",
+    "numbers 1234567890 3.14159 1,000,000 and 'quotes' \"double\" `code`",
+    "<|endoftext|> special tokens are plain text here <|fim_prefix|>",
+    "URL https://example.com/a/b?c=d&e=f#frag and e-mail a.b@c.de.",
+    "\x00\x01\x1c\x1f\x7f control \u2028 line sep \u00a0 nbsp \u3000 ideographic",
+]
+
+
+def _random_text(rng: random.Random, size: int) -> str:
+    pools = [
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        "0123456789",
+        " \t\n\r  \n\n",
+        ".,;:!?'\"()[]{}-—–/\\@#$%^&*_+=<>|~`",
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГД",
+        "中文日本語한국어のはをにがでと。、！？「」",
+        "éèêëñüöäçß\u0301\u0308\u200d\ufe0f",
+        "👍🏽🏳🌈👨👩👧🇩🇪🇫🇷",
+        "مرحبا؟नमस्ते।॥",
+    ]
+    out = []
+    for _ in range(size):
+        pool = rng.choice(pools)
+        out.append(rng.choice(pool))
+    return "".join(out)
+
+
+def _corpus() -> list[str]:
+    rng = random.Random(1234)
+    texts = list(SAMPLES)
+    texts += [_random_text(rng, rng.randint(1, 400)) for _ in range(300)]
+    # Any code point but surrogates, which chunkwise replaces before tokenizing.
+    def any_char():
+        c = rng.randint(0x20, 0x2FFFF - 0x800)
+        return chr(c + 0x800 if c >= 0xD800 else c)
+
+    texts += ["".join(any_char() for _ in range(200)) for _ in range(50)]
+    return texts
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_backends_give_identical_ids(encoding):
+    fast = get_tokenizer(encoding, "tiktoken")
+    pure = get_tokenizer(encoding, "pure")
+    for text in _corpus():
+        assert fast.encode(text) == pure.encode(text), repr(text)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=200))
+def test_backends_agree_on_random_unicode(encoding, text):
+    assert get_tokenizer(encoding, "tiktoken").encode(text) == get_tokenizer(encoding, "pure").encode(text)
+
+
+def _split_rule_holds(text: str, encoding: str, backend: str) -> None:
+    tok = get_tokenizer(encoding, backend)
+    index = TokenIndex(text, tok)
+    whole = tok.encode(text)
+    p = index.first_separable(1, len(text))
+    while p is not None:
+        assert tok.encode(text[:p]) + tok.encode(text[p:]) == whole, (text, p)
+        p = index.first_separable(p + 1, len(text))
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("backend_name", ["pure", "tiktoken"])
+def test_split_rule_on_corpus(encoding, backend_name):
+    for text in _corpus():
+        _split_rule_holds(text, encoding, backend_name)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=120))
+def test_split_rule_on_random_unicode(encoding, text):
+    _split_rule_holds(text, encoding, "tiktoken")
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_slice_counts_are_exact(encoding):
+    rng = random.Random(7)
+    tok = get_tokenizer(encoding)
+    for text in _corpus()[:120]:
+        index = TokenIndex(text, tok)
+        for _ in range(20):
+            a = rng.randint(0, len(text))
+            b = rng.randint(a, len(text))
+            assert index.count(a, b) == len(tok.encode(text[a:b])), (text, a, b)
