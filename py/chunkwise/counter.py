@@ -57,6 +57,7 @@ class TokenIndex:
         self._done_bytes = 0
         self._ascii = text.isascii()
         self._checkpoints = [0]  # byte offset of every 1024th character
+        self._ascii_blocks: list[bool] = []  # whether each 1024-character block is ASCII
 
     # -- separable offsets ---------------------------------------------------
     def first_separable(self, lo: int, hi: int) -> int | None:
@@ -70,8 +71,11 @@ class TokenIndex:
     def last_separable(self, lo: int, hi: int) -> int | None:
         """Last separable offset p with lo <= p <= hi, judged in the whole text."""
         text = self.text
+        m = _SEPARABLE.match(text, hi) if lo <= hi < self.n else None
+        if m and _separable_match(text, m):
+            return hi  # the common case: a chunk ends before whitespace
         end = min(self.n, hi + 1)
-        width = 64
+        width = 16
         while True:
             start = max(lo, hi - width)
             found = None
@@ -115,27 +119,41 @@ class TokenIndex:
         return len(self.ends)
 
     # -- offsets -------------------------------------------------------------
+    def _checkpoint(self, block: int) -> int:
+        """Byte offset of character block << 10, extending the table as needed."""
+        cps, ascii_blocks, size = self._checkpoints, self._ascii_blocks, 1 << _CHECKPOINT_BITS
+        while len(cps) <= block:
+            i = (len(cps) - 1) << _CHECKPOINT_BITS
+            piece = self.text[i : i + size]
+            ascii_blocks.append(piece.isascii())
+            cps.append(cps[-1] + (len(piece) if ascii_blocks[-1] else len(piece.encode("utf-8"))))
+        return cps[block]
+
     def _byte_offset(self, pos: int) -> int:
         if self._ascii:
             return pos
-        cps = self._checkpoints
         block = pos >> _CHECKPOINT_BITS
-        while len(cps) <= block:
-            i = (len(cps) - 1) << _CHECKPOINT_BITS
-            cps.append(cps[-1] + len(self.text[i : i + (1 << _CHECKPOINT_BITS)].encode("utf-8")))
         base = block << _CHECKPOINT_BITS
-        return cps[block] + len(self.text[base:pos].encode("utf-8"))
+        offset = self._checkpoint(block)
+        if pos == base:
+            return offset
+        self._checkpoint(block + 1)  # so that this block's ASCII flag is known
+        if self._ascii_blocks[block]:
+            return offset + pos - base
+        return offset + len(self.text[base:pos].encode("utf-8"))
 
     def _char_offset(self, byte_pos: int) -> int:
         """The character offset whose byte offset is the largest one <= byte_pos."""
         if self._ascii:
             return min(byte_pos, self.n)
         cps = self._checkpoints
-        self._byte_offset(min(self.n, self.done))  # checkpoints cover the tokenized part
+        self._checkpoint((min(self.n, self.done) >> _CHECKPOINT_BITS) + 1)
         block = bisect_right(cps, byte_pos) - 1
         base = block << _CHECKPOINT_BITS
-        chunk = self.text[base : base + (1 << _CHECKPOINT_BITS)].encode("utf-8")
-        return base + len(chunk[: byte_pos - cps[block]].decode("utf-8", "ignore"))
+        if block < len(self._ascii_blocks) and self._ascii_blocks[block]:
+            return min(self.n, base + byte_pos - cps[block])
+        piece = self.text[base : base + (1 << _CHECKPOINT_BITS)].encode("utf-8")
+        return base + len(piece[: byte_pos - cps[block]].decode("utf-8", "ignore"))
 
     def tokens_before(self, pos: int) -> int:
         """How many document tokens end at or before pos (exact at separable offsets)."""

@@ -83,6 +83,7 @@ class ChunkJob:
         self.stop = trim_end(text, 0, len(text))  # end of the last non-whitespace character
         self.pos = skip_space(text, 0) if self.stop else 0
         self.prev_end = 0  # end of the previous chunk: overlap lies before it
+        self.overlap_tokens = 0  # exact count of text[pos:prev_end]
 
     @property
     def done(self) -> bool:
@@ -117,7 +118,7 @@ class ChunkJob:
             a = floor = skip_space(self.text, self.prev_end)
             plan = self._plan(a, floor)
         cut, level, end, count = plan
-        overlap_tokens = self.index.count(a, self.prev_end) if a < self.prev_end else 0
+        overlap_tokens = self.overlap_tokens if a < self.prev_end else 0
         chunk = Chunk(
             index=len(self.chunks),
             text=self.text[a:end],
@@ -139,10 +140,10 @@ class ChunkJob:
         fresh = skip_space(self.text, cut)
         self.prev_end = end
         # A new section starts clean: no overlap across a heading.
-        start = None
+        overlap = None
         if self.settings.overlap and level != HEADING and fresh < self.stop:
-            start = self._overlap_start(a, end)
-        self.pos = start if start is not None else fresh
+            overlap = self._overlap_start(a, end)
+        self.pos, self.overlap_tokens = overlap or (fresh, 0)
 
     def _plan(self, a: int, floor: int):
         """(cut, level, end, exact count) for the chunk starting at a, or None."""
@@ -235,8 +236,9 @@ class ChunkJob:
         return skip_space(self.text, floor) + 1
 
     # -- overlap -------------------------------------------------------------
-    def _overlap_start(self, a: int, end: int) -> int | None:
-        """Where the next chunk starts inside this one's tail, or None for no overlap."""
+    def _overlap_start(self, a: int, end: int) -> tuple[int, int] | None:
+        """Where the next chunk starts inside this one's tail and the exact token
+        count of the repeated text, or None for no overlap."""
         overlap, index, text = self.settings.overlap, self.index, self.text
         first = index.tokens_before(end) - overlap
         lo = max(a + 1, index.offset_after(first) if first > index.tokens_before(a) else a + 1)
@@ -244,15 +246,24 @@ class ChunkJob:
             return None
         if not self.rule.snap_overlap:
             start = skip_space(text, graphemes.snap_forward(text, lo, end))
-            while start < end and index.count(start, end) > overlap:
+            while start < end:
+                count = index.count(start, end)
+                if count <= overlap:
+                    return start, count
                 start = skip_space(text, graphemes.snap_forward(text, start + 1, end))
-            return start if start < end else None
+            return None
         start = self._sentence_start(lo, end)
-        if start is None or index.count(start, end) < overlap / 2:
-            start = self._word_start(lo, end)
-        while start is not None and index.count(start, end) > overlap:
+        if start is not None:
+            count = index.count(start, end)
+            if overlap / 2 <= count <= overlap:
+                return start, count
+        start = self._word_start(lo, end)
+        while start is not None:
+            count = index.count(start, end)
+            if count <= overlap:
+                return start, count
             start = self._word_start(start + 1, end)
-        return start
+        return None
 
     def _sentence_start(self, lo: int, end: int) -> int | None:
         for cut in self.seps.cuts(SENTENCE, max(0, lo - 8), end - 1):

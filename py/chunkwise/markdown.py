@@ -5,10 +5,12 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+([^\n]*?))?[ \t]*$", re.M)
-# A one-line paragraph (after a blank line or at the start) underlined by === or ---.
-_SETEXT = re.compile(r"(?:\A|(?<=\n\n)|(?<=\n\r\n))( {0,3}\S[^\n]*)\n {0,3}(=+|-+)[ \t\r]*$", re.M)
+# Line-based patterns start with a literal "\n" so the regex engine can jump from
+# newline to newline (a "^" with re.M tries every offset: 5x slower on 1 MB).
+# The text is searched with a "\n" prepended, so offsets shift by one.
+_FENCE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+_ATX = re.compile(r"\n {0,3}(#{1,6})(?:[ \t]+([^\n]*?))?[ \t]*(?=\n|\Z)")
+_UNDERLINE = re.compile(r"\n {0,3}(=+|-+)[ \t\r]*(?=\n|\Z)")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+$|^#+$")
 
 
@@ -23,13 +25,15 @@ class Heading:
 def code_ranges(text: str) -> list[tuple[int, int]]:
     """[start, end) spans of fenced code blocks; an unclosed fence runs to the end."""
     ranges = []
+    if "```" not in text and "~~~" not in text:
+        return ranges
     opening = None  # (start, fence char, fence length)
-    for m in _FENCE.finditer(text):
+    for m in _FENCE.finditer("\n" + text):
         fence = m.group(1)
         if opening is None:
             opening = (m.start(), fence[0], len(fence))
         elif fence[0] == opening[1] and len(fence) >= opening[2] and not m.group(2).strip():
-            ranges.append((opening[0], m.end()))
+            ranges.append((opening[0], m.end() - 1))
             opening = None
     if opening is not None:
         ranges.append((opening[0], len(text)))
@@ -48,17 +52,33 @@ def find_headings(text: str) -> list[Heading]:
     code = code_ranges(text)
     starts = [r[0] for r in code]
     found = []
-    for m in _ATX.finditer(text):
+    padded = "\n" + text  # offsets in padded are one more than in text
+    for m in _ATX.finditer(padded):
         if not _inside(m.start(), code, starts):
             title = _CLOSING_HASHES.sub("", (m.group(2) or "").strip()).strip()
-            found.append(Heading(m.start(), m.end(), len(m.group(1)), title))
-    for m in _SETEXT.finditer(text):
-        line = m.group(1)
-        if line.lstrip().startswith(("#", ">", "-", "*", "+", "|", "`", "~")) or _inside(m.start(), code, starts):
-            continue
-        found.append(Heading(m.start(), m.end(), 1 if m.group(2)[0] == "=" else 2, line.strip()))
+            found.append(Heading(m.start(), m.end() - 1, len(m.group(1)), title))
+    for m in _UNDERLINE.finditer(padded):
+        heading = _setext(text, m.start(), m.end() - 1, m.group(1)[0])
+        if heading and not _inside(heading.start, code, starts):
+            found.append(heading)
     found.sort(key=lambda h: h.start)
     return found
+
+
+def _setext(text: str, underline: int, end: int, char: str) -> Heading | None:
+    """A one-line paragraph (after a blank line or at the start) over === or ---."""
+    line_start = text.rfind("\n", 0, max(0, underline - 1)) + 1
+    line = text[line_start : max(line_start, underline - 1)]
+    if not line.strip() or line.startswith("    ") or line.lstrip().startswith(_NOT_SETEXT_TEXT):
+        return None
+    if line_start > 0:
+        previous = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+        if previous.strip():
+            return None  # the line continues a paragraph: not a one-line heading
+    return Heading(line_start, end, 1 if char == "=" else 2, line.strip())
+
+
+_NOT_SETEXT_TEXT = ("#", ">", "-", "*", "+", "|", "`", "~", "=")
 
 
 class Outline:

@@ -7,6 +7,7 @@ so a cut may sit anywhere in the whitespace between two pieces of text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 from .markdown import Outline
 from .model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
@@ -87,7 +88,9 @@ class Separators:
 
     def cuts(self, level: int, lo: int, hi: int):
         if level == HEADING:
-            return (h.start for h in self.outline.headings if lo <= h.start <= hi and h.start > 0)
+            starts = self.outline.starts
+            i, j = bisect_left(starts, max(lo, 1)), bisect_right(starts, hi)
+            return iter(starts[i:j])
         if level == PARAGRAPH:
             return self._regex_cuts(_PARAGRAPH, lo, hi, False)
         if level == LINE:
@@ -115,10 +118,7 @@ class Separators:
             i = self.text.rfind("\n", lo, hi + 1)
             return i if i != -1 else None
         if level == HEADING:
-            found = None
-            for found in self.cuts(level, lo, hi):  # noqa: B007 - headings are few
-                pass
-            return found
+            return max(self.cuts(level, lo, hi), default=None)
         # Look near hi first; most windows have a cut close to their end.
         for width in _WINDOWS:
             start = max(lo, hi - width)

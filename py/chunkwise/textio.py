@@ -40,5 +40,6 @@ def decode_bytes(data: bytes) -> tuple[str, dict]:
 
 def replace_surrogates(text: str) -> tuple[str, int]:
     """Lone surrogates (from broken UTF-16) become U+FFFD; the length is unchanged."""
-    count = len(_SURROGATE.findall(text))
-    return (_SURROGATE.sub("\ufffd", text), count) if count else (text, 0)
+    if not _SURROGATE.search(text):
+        return text, 0
+    return _SURROGATE.subn("\ufffd", text)

@@ -105,13 +105,19 @@ def default_backend() -> str:
     return "tiktoken" if _tiktoken_available() else "pure"
 
 
-@functools.lru_cache(maxsize=None)
 def get_tokenizer(encoding: str, backend: str | None = None) -> Tokenizer:
+    """The tokenizer for an encoding; built once per (encoding, backend)."""
     if encoding == "chars":
-        return CharTokenizer()
+        return _build("chars", "chars")
     if encoding not in BPE_ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of cl100k_base, o200k_base, chars")
-    backend = backend or default_backend()
+    return _build(encoding, backend or default_backend())
+
+
+@functools.lru_cache(maxsize=None)
+def _build(encoding: str, backend: str) -> Tokenizer:
+    if encoding == "chars":
+        return CharTokenizer()
     if backend == "tiktoken":
         enc, ranks = _tiktoken_encoding(encoding)
         return BPETokenizer(encoding, "tiktoken", enc.encode_ordinary, ranks)
