@@ -16,7 +16,7 @@ import time
 from . import graphemes
 from .counter import CharIndex, TokenIndex
 from .markdown import Outline
-from .model import BOUNDARIES, ENCODINGS, HEADING, SENTENCE, STRATEGIES, TOKEN, Chunk, Result, Settings
+from .model import BOUNDARIES, ENCODINGS, HEADING, STRATEGIES, TOKEN, Chunk, Result, Settings
 from .separators import Separators, skip_space, trim_end
 from .strategies import MIN_FILL, RULES, fallback_levels
 from .textio import replace_surrogates
@@ -244,7 +244,8 @@ class ChunkJob:
         lo = max(a + 1, index.offset_after(first) if first > index.tokens_before(a) else a + 1)
         if lo >= end:
             return None
-        if not self.rule.snap_overlap:
+        rule = self.rule
+        if rule.overlap_unit is None:
             start = skip_space(text, graphemes.snap_forward(text, lo, end))
             while start < end:
                 count = index.count(start, end)
@@ -252,10 +253,10 @@ class ChunkJob:
                     return start, count
                 start = skip_space(text, graphemes.snap_forward(text, start + 1, end))
             return None
-        start = self._sentence_start(lo, end)
+        start = self._unit_start(rule.overlap_unit, lo, end)
         if start is not None:
             count = index.count(start, end)
-            if overlap / 2 <= count <= overlap:
+            if overlap * rule.overlap_min_share <= count <= overlap:
                 return start, count
         start = self._word_start(lo, end)
         while start is not None:
@@ -265,8 +266,9 @@ class ChunkJob:
             start = self._word_start(start + 1, end)
         return None
 
-    def _sentence_start(self, lo: int, end: int) -> int | None:
-        for cut in self.seps.cuts(SENTENCE, max(0, lo - 8), end - 1):
+    def _unit_start(self, level: int, lo: int, end: int) -> int | None:
+        """The first start of a unit (sentence, line...) in [lo, end)."""
+        for cut in self.seps.cuts(level, max(0, lo - 8), end - 1):
             start = skip_space(self.text, cut)
             if lo <= start < end:
                 return start

@@ -17,17 +17,21 @@ class Rule:
     levels: tuple[int, ...]  # where the strategy may cut; strongest first
     greedy: bool  # True: the farthest allowed cut; False: structure first (smart)
     must: tuple[int, ...] = ()  # levels it must cut at, even when the rest would fit
-    snap_overlap: bool = True  # start the overlap at a sentence or word start
+    # The overlap starts at the start of this unit when one fits, else at a word
+    # start; None: between tokens. Smart takes a sentence start only when it keeps
+    # at least half the overlap, the others keep their unit whole when they can.
+    overlap_unit: int | None = SENTENCE
+    overlap_min_share: float = 0.0
     hard: bool = False  # cut between tokens only (the fixed-window baseline)
 
 
 RULES = {
-    "smart": Rule(LADDER, greedy=False),
-    "paragraphs": Rule((HEADING, PARAGRAPH), greedy=True),
+    "smart": Rule(LADDER, greedy=False, overlap_min_share=0.5),
+    "paragraphs": Rule((HEADING, PARAGRAPH), greedy=True, overlap_unit=PARAGRAPH),
     "markdown": Rule((HEADING,), greedy=True, must=(HEADING,)),
-    "lines": Rule((HEADING, PARAGRAPH, LINE), greedy=True),
+    "lines": Rule((HEADING, PARAGRAPH, LINE), greedy=True, overlap_unit=LINE),
     "sentences": Rule((HEADING, PARAGRAPH, SENTENCE), greedy=True),
-    "tokens": Rule((), greedy=True, snap_overlap=False, hard=True),
+    "tokens": Rule((), greedy=True, overlap_unit=None, hard=True),
 }
 
 
