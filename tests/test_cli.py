@@ -1,0 +1,126 @@
+"""The command line, as a user runs it: files or stdin in, formats out, clear errors."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import chunkwise
+from chunkwise import export, stats
+from conftest import CORPUS
+
+RUSSIAN = CORPUS / "russian.txt"
+
+
+def run(*args, stdin: bytes = b""):
+    return subprocess.run([sys.executable, "-m", "chunkwise", *map(str, args)], input=stdin, capture_output=True)
+
+
+def test_jsonl_from_a_file_matches_the_library():
+    out = run(RUSSIAN, "--max-tokens", 128, "--overlap", 16)
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.decode("utf-8").splitlines()]
+    text = RUSSIAN.read_text(encoding="utf-8")
+    expected = chunkwise.chunk(text, max_tokens=128, overlap=16)
+    assert records == [c.to_dict() for c in expected]
+    assert list(records[0]) == ["index", "text", "start", "end", "token_count", "overlap_tokens", "boundary", "headings"]
+    assert out.stdout == export.to_jsonl(expected).encode("utf-8")
+    assert out.stdout.endswith(b"\n") and b"\r" not in out.stdout
+
+
+def test_stdin_and_every_format(tmp_path):
+    text = "# Title\n\nFirst paragraph. Second sentence.\n\nSecond paragraph.\n"
+    chunks = chunkwise.chunk(text, max_tokens=8, overlap=0)
+    for fmt, expected in (
+        ("jsonl", export.to_jsonl(chunks)),
+        ("json", export.to_json(chunks)),
+        ("text", export.to_text(chunks)),
+    ):
+        out = run("--max-tokens", 8, "--overlap", 0, "--format", fmt, stdin=text.encode())
+        assert out.returncode == 0 and out.stdout.decode("utf-8") == expected
+    json.loads(export.to_json(chunks))
+    headed = run("--max-tokens", 8, "--overlap", 0, "--format", "text", "--headers", "-o", tmp_path / "o.txt", stdin=text.encode())
+    assert headed.returncode == 0 and headed.stdout == b""
+    body = (tmp_path / "o.txt").read_text(encoding="utf-8")
+    assert body.startswith(f"--- Chunk 1/{len(chunks)} ---\n# Title")
+    assert body == export.to_text(chunks, headers=True)
+
+
+def test_several_files_name_their_source(tmp_path):
+    a, b = tmp_path / "a.md", tmp_path / "b.txt"
+    a.write_text("# A\n\nAlpha.", encoding="utf-8")
+    b.write_text("Beta. Gamma.", encoding="utf-8")
+    out = run(a, b)
+    records = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert [(r["source"], r["text"]) for r in records] == [("a.md", "# A\n\nAlpha."), ("b.txt", "Beta. Gamma.")]
+    as_json = json.loads(run(a, b, "--format", "json").stdout)
+    assert [r["source"] for r in as_json] == ["a.md", "b.txt"]
+
+
+def test_undecodable_bytes_are_replaced_and_reported(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_bytes(b"good text \xff\xfe and \xc3 more. " * 3)
+    out = run(f)
+    assert out.returncode == 0
+    assert b"9 invalid byte sequences" in out.stderr
+    assert "\ufffd" in json.loads(out.stdout.splitlines()[0])["text"]
+
+
+def test_bom_is_dropped_and_crlf_kept(tmp_path):
+    f = tmp_path / "win.txt"
+    f.write_bytes(b"\xef\xbb\xbfLine one.\r\nLine two.\r\n")
+    record = json.loads(run(f).stdout)
+    assert record["text"] == "Line one.\r\nLine two."
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--max-tokens", "0"], "must be at least 1"),
+        (["--max-tokens", "lots"], "expected a whole number"),
+        (["--overlap", "-3"], "must be 0 or more"),
+        (["--strategy", "magic"], "invalid choice"),
+        (["--encoding", "gpt2"], "invalid choice"),
+        (["--headers"], "--headers only applies to --format text"),
+        (["missing-file.txt"], "no such file"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_clear_line(args, message):
+    out = run(*args, stdin=b"text")
+    assert out.returncode == 2
+    last = out.stderr.decode().strip().splitlines()[-1]
+    assert message in last
+
+
+def test_warnings_and_stats_go_to_stderr():
+    out = run("--max-tokens", 10, "--overlap", 50, "--stats", stdin=b"Some words here. " * 20)
+    assert out.returncode == 0
+    err = out.stderr.decode()
+    assert "clamped to 5" in err
+    numbers = json.loads(err.strip().splitlines()[-1])
+    assert numbers["chunk_count"] == len(out.stdout.splitlines())
+
+
+def test_help_explains_usage():
+    out = run("--help")
+    assert out.returncode == 0
+    text = out.stdout.decode()
+    for word in ("--max-tokens", "--strategy", "markdown", "examples:", "JSONL"):
+        assert word in text
+
+
+def test_stats_numbers():
+    text = (CORPUS / "gpl-3.txt").read_text(encoding="utf-8")
+    result = chunkwise.chunk_document(text, max_tokens=256, overlap=32)
+    numbers = stats.compute(result)
+    counts = [c.token_count for c in result.chunks]
+    assert numbers["source_tokens"] == len(chunkwise.tokenizers.get_tokenizer("cl100k_base").encode(text))
+    assert numbers["chunk_count"] == len(counts)
+    assert (numbers["min_tokens"], numbers["max_tokens"]) == (min(counts), max(counts))
+    assert numbers["overlap_tokens"] == sum(c.overlap_tokens for c in result.chunks)
+    assert numbers["mean_fill"] == round(sum(counts) / (len(counts) * 256), 4)
+    assert sum(b["count"] for b in numbers["histogram"]) == len(counts)
+    assert numbers["histogram"][-1]["hi"] == 256
+    assert sum(numbers["boundaries"].values()) == len(counts)

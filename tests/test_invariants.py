@@ -1,0 +1,154 @@
+"""DESIGN.md's invariants, for every strategy and encoding, on hand-written and generated text."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise import ChunkwiseWarning
+from conftest import CORPUS, assert_invariants
+
+STRATEGIES = chunkwise.STRATEGIES
+ENCODINGS = ("cl100k_base", "o200k_base")
+
+# Text that looks like documents: words in several scripts, punctuation,
+# Markdown structure, code, emoji sequences and odd whitespace.
+_pieces = st.sampled_from(
+    [
+        "the ", "quick ", "brown ", "fox. ", "Dr. Smith ", "e.g. this ", "3.14 ", "U.S. ", "end! ", "why? ",
+        "word, ", "clause; ", "list: ", " — ", "Привет ", "мир. ", "中文", "。", "测试，", "日本語", "！",
+        "مرحبا؟ ", "नमस्ते। ", "\n", "\n\n", "\r\n", "\t", "   ", "# Title\n", "## Sub\n", "Setext\n===\n",
+        "```\n# not a heading\n```\n", "- item\n", "1. step\n", "def f(x):\n    return x\n",
+        "https://example.com/a.b?c=1 ", "👍🏽", "🏳️‍🌈", "👨‍👩‍👧", "🇩🇪", "e\u0301", "\u200d", "\x00",
+        "\u00a0", "\u3000", "supercalifragilisticexpialidocious", "\ufeff", "<|endoftext|>",
+    ]
+)
+documents = st.lists(_pieces | st.text(max_size=8), max_size=120).map("".join)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("encoding", ENCODINGS + ("chars",))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=documents, max_tokens=st.integers(1, 120), overlap=st.integers(0, 150))
+def test_invariants_on_generated_documents(strategy, encoding, text, max_tokens, overlap):
+    with pytest.warns(ChunkwiseWarning) if overlap > max(max_tokens, 4) // 2 else _no_check():
+        chunks = chunkwise.chunk(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+    result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+    assert [c.to_dict() for c in result.chunks] == [c.to_dict() for c in chunks], "not deterministic"
+    assert_invariants(text, chunks, result.settings.max_tokens, encoding, result.settings.overlap)
+
+
+class _no_check:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("name", sorted(p.name for p in CORPUS.iterdir()))
+def test_invariants_on_real_documents(backend, strategy, encoding, name):
+    text = (CORPUS / name).read_text(encoding="utf-8")
+    for max_tokens, overlap in ((512, 64), (97, 13)):
+        result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+        assert_invariants(text, result.chunks, max_tokens, encoding, overlap)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   \n\n\t  ",
+        "x",
+        "a" * 5000,  # one giant word
+        "🏳️‍🌈" * 400,  # ZWJ sequences with no break opportunity but between clusters
+        "e" + "\u0301" * 300,  # one grapheme cluster far over any small budget
+        "line one\r\nline two\r\n\r\nnext paragraph\r\n",  # CRLF kept as is
+        "\ufeffbom at the start. " * 50,
+        "nul\x00bytes\x00inside. " * 50,
+    ],
+    ids=["empty", "whitespace", "one-char", "giant-word", "zwj", "zalgo", "crlf", "bom", "nul"],
+)
+@pytest.mark.parametrize("max_tokens", [1, 4, 7, 64])
+def test_edge_cases_terminate_with_invariants(strategy, text, max_tokens):
+    for encoding in ENCODINGS + ("chars",):
+        result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=3, strategy=strategy, encoding=encoding)
+        assert_invariants(text, result.chunks, result.settings.max_tokens, encoding, result.settings.overlap)
+
+
+def test_empty_text_gives_no_chunks():
+    assert chunkwise.chunk("") == []
+    assert chunkwise.chunk(" \n\t ") == []
+    assert chunkwise.chunk_document("").source_tokens == 0
+
+
+def test_overlap_over_budget_is_clamped_with_a_warning():
+    text = "Sentence number one. " * 200
+    with pytest.warns(ChunkwiseWarning, match="clamped to 25"):
+        chunks = chunkwise.chunk(text, max_tokens=50, overlap=50)
+    assert all(c.token_count <= 50 for c in chunks)
+    assert max(c.overlap_tokens for c in chunks) <= 25
+    result = chunkwise.chunk_document(text, max_tokens=50, overlap=500)
+    assert result.settings.overlap == 25 and result.warnings
+
+
+def test_tiny_budget_is_raised_to_hold_any_character():
+    with pytest.warns(ChunkwiseWarning, match="budget of 4"):
+        chunks = chunkwise.chunk("🏳️‍🌈 hello", max_tokens=1, overlap=0)
+    assert all(1 <= c.token_count <= 4 for c in chunks)
+    chars = chunkwise.chunk("abc", max_tokens=1, overlap=0, encoding="chars")
+    assert [c.text for c in chars] == ["a", "b", "c"]
+
+
+def test_hard_cuts_never_split_a_grapheme_cluster():
+    # The family emoji alone is 18 cl100k tokens: the budget must hold one cluster.
+    text = "👨‍👩‍👧‍👦🇩🇪🇫🇷👍🏽e\u0301" * 300
+    for strategy in ("smart", "tokens"):
+        for c in chunkwise.chunk(text, max_tokens=29, overlap=6, strategy=strategy):
+            assert c.boundary in ("token", "end")
+            for edge in (c.start, c.end):
+                assert chunkwise.graphemes.is_boundary(text, edge), (c, edge)
+
+
+def test_a_cluster_over_budget_is_cut_between_code_points():
+    text = "👨‍👩‍👧‍👦" * 3  # 18 tokens per cluster, budget 8: no cluster fits whole
+    chunks = chunkwise.chunk(text, max_tokens=8, overlap=0)
+    assert_invariants(text, chunks, 8, "cl100k_base")
+    assert len(chunks) > 3
+
+
+def test_offsets_stay_right_on_repeated_text():
+    paragraph = "The same paragraph, again and again. It has two sentences.\n\n"
+    text = paragraph * 500
+    chunks = chunkwise.chunk(text, max_tokens=100, overlap=20)
+    assert_invariants(text, chunks, 100, "cl100k_base", 20)
+    for c in chunks:
+        assert text[c.start : c.end] == c.text
+        assert c.start % len(paragraph) in (0, paragraph.index("It has")) or c.overlap_tokens
+
+
+def test_bad_settings_raise_clear_errors():
+    with pytest.raises(ValueError, match="unknown strategy"):
+        chunkwise.chunk("x", strategy="fancy")
+    with pytest.raises(ValueError, match="unknown encoding"):
+        chunkwise.chunk("x", encoding="gpt2")
+    with pytest.raises(ValueError, match="at least 1"):
+        chunkwise.chunk("x", max_tokens=0)
+    with pytest.raises(ValueError, match="0 or more"):
+        chunkwise.chunk("x", overlap=-1)
+    with pytest.raises(ValueError, match="whole number"):
+        chunkwise.chunk("x", max_tokens=1.5)
+    with pytest.raises(TypeError):
+        chunkwise.chunk(b"bytes")
+
+
+def test_lone_surrogates_are_replaced_and_reported():
+    text = "broken \ud800 surrogate. " * 5
+    result = chunkwise.chunk_document(text, max_tokens=10, overlap=0)
+    assert any("surrogate" in w for w in result.warnings)
+    joined = "".join(c.text for c in result.chunks)
+    assert "\ufffd" in joined and "\ud800" not in joined

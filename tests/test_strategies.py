@@ -1,0 +1,209 @@
+"""What each strategy does on real documents, and the cut rules behind it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import chunkwise
+from chunkwise.markdown import Outline
+from chunkwise.model import SENTENCE
+from chunkwise.separators import Separators, is_sentence_end
+from conftest import CORPUS, assert_invariants
+
+NODE_DOC = (CORPUS / "node-net.md").read_text(encoding="utf-8")
+GPL = (CORPUS / "gpl-3.txt").read_text(encoding="utf-8")
+CODE = (CORPUS / "argparse.py.txt").read_text(encoding="utf-8")
+RUSSIAN = (CORPUS / "russian.txt").read_text(encoding="utf-8")
+CJK = (CORPUS / "cjk.txt").read_text(encoding="utf-8")
+
+
+def _log(lines: int) -> str:
+    levels = ["INFO", "WARN", "ERROR", "DEBUG"]
+    return "".join(
+        f"2026-11-29T10:{i // 60 % 60:02d}:{i % 60:02d}Z {levels[i % 4]} worker-{i % 7} request id={i * 7919 % 100003} took {i % 913} ms\n"
+        for i in range(lines)
+    )
+
+
+def _ends_at(text: str, chunk, pattern: str) -> bool:
+    return chunk.boundary == "end" or re.match(pattern, text[chunk.end :]) is not None
+
+
+def test_smart_cuts_markdown_at_headings_and_paragraphs():
+    chunks = chunkwise.chunk(NODE_DOC, max_tokens=512, overlap=64)
+    kinds = [c.boundary for c in chunks[:-1]]
+    strong = sum(k in ("heading", "paragraph") for k in kinds)
+    assert strong / len(kinds) >= 0.8, kinds
+    assert "token" not in kinds and "word" not in kinds
+    assert sum(c.token_count for c in chunks) / (len(chunks) * 512) > 0.6  # reasonably full
+
+
+def test_smart_never_splits_a_paragraph_that_fits_when_a_cut_before_it_is_full_enough():
+    paragraphs = [f"Paragraph {i} says something. " * (6 + i % 5) for i in range(40)]
+    text = "\n\n".join(paragraphs)
+    chunks = chunkwise.chunk(text, max_tokens=200, overlap=0)
+    assert_invariants(text, chunks, 200, "cl100k_base")
+    assert all(c.boundary in ("paragraph", "end") for c in chunks)
+    for c in chunks:
+        assert c.text.startswith("Paragraph") and c.text.endswith("something.")
+
+
+def test_smart_on_prose_code_and_logs_prefers_structure():
+    for text in (GPL, CODE, _log(3000)):
+        chunks = chunkwise.chunk(text, max_tokens=256, overlap=32)
+        weak = [c for c in chunks if c.boundary in ("word", "token")]
+        assert len(weak) <= len(chunks) * 0.05
+
+
+def test_smart_on_cjk_cuts_at_full_width_sentence_ends():
+    text = "这是第一句话。这是第二句话！真的吗？" * 200
+    chunks = chunkwise.chunk(text, max_tokens=64, overlap=0)
+    assert_invariants(text, chunks, 64, "cl100k_base")
+    for c in chunks[:-1]:
+        assert c.boundary == "sentence" and c.text[-1] in "。！？"
+
+
+def test_paragraphs_keep_blocks_whole():
+    chunks = chunkwise.chunk(GPL, max_tokens=400, overlap=0, strategy="paragraphs")
+    assert_invariants(GPL, chunks, 400, "cl100k_base")
+    for c in chunks:
+        if c.boundary == "paragraph":
+            assert re.match(r"[^\S\n]*\n[^\S\n]*\n", GPL[c.end :])
+    # A block over budget alone is reduced by the smart splitter; others stay whole.
+    blocks = [b for b in re.split(r"\n[^\S\n]*\n", GPL) if b.strip()]
+    fitting = [b.strip() for b in blocks if chunkwise.chunk(b, max_tokens=400, overlap=0) and len(chunkwise.chunk(b, max_tokens=400, overlap=0)) == 1]
+    joined = [c.text for c in chunks]
+    for block in fitting:
+        assert any(block in text for text in joined), block[:60]
+
+
+def test_markdown_gives_one_chunk_per_section():
+    chunks = chunkwise.chunk(NODE_DOC, max_tokens=2048, overlap=0, strategy="markdown")
+    assert_invariants(NODE_DOC, chunks, 2048, "cl100k_base")
+    outline = Outline(NODE_DOC)
+    heading_starts = set(outline.starts)
+    for c in chunks:
+        assert c.start in heading_starts or c.start == 0
+        assert c.boundary in ("heading", "end")
+    # Sections that hold only a heading join the section under them.
+    assert all(c.text.count("\n") > 0 for c in chunks)
+
+
+def test_markdown_reduces_an_oversized_section_with_smart():
+    text = "# Big\n\n" + "A sentence that repeats. " * 400 + "\n\n# Small\n\nShort."
+    chunks = chunkwise.chunk(text, max_tokens=128, overlap=0, strategy="markdown")
+    assert_invariants(text, chunks, 128, "cl100k_base")
+    assert chunks[-1].text == "# Small\n\nShort."
+    assert chunks[-1].headings == ("Small",)
+    assert all(c.headings == ("Big",) for c in chunks[:-1])
+
+
+def test_lines_keep_log_lines_whole():
+    log = _log(2000)
+    chunks = chunkwise.chunk(log, max_tokens=300, overlap=30, strategy="lines")
+    assert_invariants(log, chunks, 300, "cl100k_base", 30)
+    lines = set(log.splitlines())
+    for c in chunks:
+        assert all(line in lines for line in c.text.splitlines())
+
+
+def test_sentences_keep_sentences_whole():
+    chunks = chunkwise.chunk(RUSSIAN, max_tokens=120, overlap=0, strategy="sentences")
+    assert_invariants(RUSSIAN, chunks, 120, "cl100k_base")
+    for c in chunks:
+        assert c.boundary in ("sentence", "paragraph", "heading", "end")
+        if c.boundary == "sentence":
+            assert c.text[-1] in ".!?…"
+
+
+def test_tokens_are_fixed_windows_of_exact_size():
+    chunks = chunkwise.chunk(GPL, max_tokens=100, overlap=10, strategy="tokens")
+    assert_invariants(GPL, chunks, 100, "cl100k_base", 10)
+    full = [c.token_count for c in chunks[:-1]]
+    assert sum(full) / len(full) >= 97  # windows are full but for edge effects
+    assert all(c.boundary == "token" for c in chunks[:-1])
+    assert all(0 < c.overlap_tokens <= 10 for c in chunks[1:])
+
+
+@pytest.mark.parametrize("strategy", chunkwise.STRATEGIES)
+def test_every_strategy_reports_heading_paths(strategy):
+    text = "# Guide\n\nIntro.\n\n## Install\n\n" + "Run the installer now. " * 60 + "\n\n## Use\n\nCall it."
+    chunks = chunkwise.chunk(text, max_tokens=60, overlap=0, strategy=strategy)
+    assert chunks[0].headings == ("Guide",)
+    assert any(c.headings == ("Guide", "Install") for c in chunks)
+    last = chunks[-1]
+    assert last.headings == (("Guide", "Use") if last.text.startswith("## Use") else ("Guide", "Install"))
+    if strategy == "markdown":  # the one strategy that must cut at every heading
+        assert last.text == "## Use\n\nCall it."
+
+
+def test_headings_inside_fenced_code_are_not_headings():
+    text = "# Real\n\n```python\n# a comment\nx = 1\n```\n\nSetext\n------\n\nbody\n"
+    outline = Outline(text)
+    assert [h.title for h in outline.headings] == ["Real", "Setext"]
+    assert [h.level for h in outline.headings] == [1, 2]
+    assert outline.path_at(len(text) - 1) == ("Real", "Setext")
+
+
+def _sentence_cuts(text: str) -> list[str]:
+    seps = Separators(text, Outline(text))
+    return [text[:cut] for cut in seps.cuts(SENTENCE, 0, len(text))]
+
+
+@pytest.mark.parametrize(
+    "text,ends",
+    [
+        ("One. Two! Three? Four… Five", ["One.", "One. Two!", "One. Two! Three?", "One. Two! Three? Four…"]),
+        ('He said "Stop." Then left.', ['He said "Stop."']),
+        ("Dr. Smith arrived. Then Mr. Jones.", ["Dr. Smith arrived."]),
+        ("It costs 3.50 dollars. Pi is 3.14159 roughly. See e.g. this one.", ["It costs 3.50 dollars.", "It costs 3.50 dollars. Pi is 3.14159 roughly."]),
+        ("Visit https://example.com/a.b. Next sentence.", ["Visit https://example.com/a.b."]),
+        ("In the U.S. the rule differs. J. R. R. Tolkien wrote.", ["In the U.S. the rule differs."]),
+        ("1. First step\n2. Second step", []),
+        ("中文。日本語！本当？終わり", ["中文。", "中文。日本語！", "中文。日本語！本当？"]),
+        ("هل أنت بخير؟ نعم. शुभ दिन। ठीक है॥ end", ["هل أنت بخير؟", "هل أنت بخير؟ نعم.", "هل أنت بخير؟ نعم. शुभ दिन।", "هل أنت بخير؟ نعم. शुभ दिन। ठीक है॥"]),
+        ("(Quoted.) Next.", ["(Quoted.)"]),
+        ("「こんにちは。」次の文。", ["「こんにちは。」", "「こんにちは。」次の文。"]),
+    ],
+)
+def test_sentence_ends(text, ends):
+    assert _sentence_cuts(text) == ends
+
+
+def test_sentence_end_check_is_exposed_for_abbreviations():
+    text = "See Fig. 3 for details."
+    m = re.search(r"\.", text)
+    assert not is_sentence_end(text, m)
+
+
+def test_overlap_starts_at_a_sentence_or_word_start():
+    chunks = chunkwise.chunk(GPL, max_tokens=200, overlap=40, strategy="smart")
+    overlapped = [c for c in chunks if c.overlap_tokens]
+    assert len(overlapped) > len(chunks) / 2
+    for c in overlapped:
+        assert GPL[c.start - 1].isspace()  # a word start, never mid-word
+        assert 0 < c.overlap_tokens <= 40
+    # GPL's sentences are long: many have no start within 40 tokens of a cut.
+    sentence_starts = sum(GPL[: c.start].rstrip()[-1:] in ".!?:;" for c in overlapped)
+    assert sentence_starts / len(overlapped) > 0.4
+
+
+def test_no_overlap_across_a_heading_cut():
+    text = "# A\n\n" + "Alpha text here. " * 40 + "\n\n# B\n\n" + "Beta text here. " * 40
+    chunks = chunkwise.chunk(text, max_tokens=300, overlap=50)
+    b = next(c for c in chunks if c.text.startswith("# B"))
+    assert b.overlap_tokens == 0
+
+
+def test_chars_encoding_counts_code_points():
+    chunks = chunkwise.chunk(RUSSIAN, max_tokens=300, overlap=30, encoding="chars")
+    assert_invariants(RUSSIAN, chunks, 300, "chars", 30)
+    assert all(c.token_count == len(c.text) for c in chunks)
+
+
+def test_exact_counts_beat_a_length_estimate_on_non_latin_text():
+    chunks = chunkwise.chunk(RUSSIAN + CJK, max_tokens=256, overlap=0)
+    for c in chunks:
+        assert c.token_count <= 256
+    assert any(c.token_count > len(c.text) / 4 * 1.5 for c in chunks)  # len/4 would overflow
