@@ -24,6 +24,9 @@ SAMPLES = [
     "<|endoftext|> special tokens are plain text here <|fim_prefix|>",
     "URL https://example.com/a/b?c=d&e=f#frag and e-mail a.b@c.de.",
     "\x00\x01\x1c\x1f\x7f control \u2028 line sep \u00a0 nbsp \u3000 ideographic",
+    # Pre-tokens longer than 256 bytes take chunkwise's O(n log n) merge.
+    "GATTACA" * 3000,
+    "supercalifragilistic" * 40 + " " + "Привет" * 300 + " " + "日本語" * 500,
 ]
 
 

@@ -62,9 +62,12 @@ def is_sentence_end(text: str, m: re.Match) -> bool:
         return False
     if len(word) == 1 and word.isupper():
         return False  # an initial: "J. R. R. Tolkien"
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    if _LIST_NUMBER.fullmatch(word) and not text[line_start : m.start() - len(word)].strip():
-        return False  # "1. First step" at the start of a line
+    if _LIST_NUMBER.fullmatch(word):
+        j = m.start() - len(word)
+        while j > 0 and text[j - 1] in " \t":
+            j -= 1
+        if j == 0 or text[j - 1] == "\n":
+            return False  # "1. First step" at the start of a line
     return True
 
 

