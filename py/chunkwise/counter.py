@@ -58,6 +58,7 @@ class TokenIndex:
         self._ascii = text.isascii()
         self._checkpoints = [0]  # byte offset of every 1024th character
         self._ascii_blocks: list[bool] = []  # whether each 1024-character block is ASCII
+        self._tokens_before: dict[int, int] = {}  # memo: offset -> tokens before it
 
     # -- separable offsets ---------------------------------------------------
     def first_separable(self, lo: int, hi: int) -> int | None:
@@ -157,8 +158,13 @@ class TokenIndex:
 
     def tokens_before(self, pos: int) -> int:
         """How many document tokens end at or before pos (exact at separable offsets)."""
-        self.ensure(pos)
-        return bisect_right(self.ends, self._byte_offset(pos))
+        known = self._tokens_before.get(pos)
+        if known is None:
+            self.ensure(pos)
+            if len(self._tokens_before) > 64:  # the packer asks about a few recent offsets
+                self._tokens_before.clear()
+            known = self._tokens_before[pos] = bisect_right(self.ends, self._byte_offset(pos))
+        return known
 
     def offset_after(self, k: int) -> int:
         """The character offset where the first k document tokens end (floored)."""

@@ -174,9 +174,6 @@ class ChunkJob:
         k = self.index.tokens_before(a) + tokens
         return self.index.offset_after(k)
 
-    def _fill_offset(self, a: int, share: float) -> int:
-        return self._reach(a, math.ceil(share * self.settings.max_tokens))
-
     def _pick(self, a: int, floor: int, hi: int):
         """Choose a cut in (floor, hi]: (cut, level) or (None, None)."""
         rule, seps, text = self.rule, self.seps, self.text
@@ -204,12 +201,18 @@ class ChunkJob:
         else:
             levels = rule.levels
         # Structure first: the strongest cut that keeps the chunk reasonably full.
-        fallback = None
+        first_token = self.index.tokens_before(a)
+        needs = []
         for level in levels:
-            need = max(floor + 1, self._fill_offset(a, MIN_FILL[level]))
+            fill = math.ceil(MIN_FILL[level] * self.settings.max_tokens)
+            need = max(floor + 1, self.index.offset_after(first_token + fill))
             cut = seps.last(level, need, hi)
             if valid(cut):
                 return cut, level
+            needs.append((level, need))
+        # None does: the farthest cut of any level below its fill, before a token cut.
+        fallback = None
+        for level, need in needs:
             below = seps.last(level, floor + 1, min(hi, need - 1))
             if valid(below) and (fallback is None or below > fallback[0]):
                 fallback = (below, level)
@@ -253,10 +256,12 @@ class ChunkJob:
                     return start, count
                 start = skip_space(text, graphemes.snap_forward(text, start + 1, end))
             return None
+        # Choose by the estimate from the token index, then count exactly once.
+        end_tokens = index.tokens_before(end)
         start = self._unit_start(rule.overlap_unit, lo, end)
-        if start is not None:
+        if start is not None and end_tokens - index.tokens_before(start) >= overlap * rule.overlap_min_share:
             count = index.count(start, end)
-            if overlap * rule.overlap_min_share <= count <= overlap:
+            if count <= overlap:
                 return start, count
         start = self._word_start(lo, end)
         while start is not None:

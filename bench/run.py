@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""chunkwise benchmark: ratios measured in one run, printed and written to bench-results/.
+
+    ./dev bench            (or .venv/bin/python bench/run.py [--quick] [--no-browser])
+
+Each time is the best of several runs; a ratio divides two times from this run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+import corpus  # noqa: E402
+
+from chunkwise import stats  # noqa: E402
+from chunkwise.engine import chunk_document  # noqa: E402
+from chunkwise.tokenizers import get_tokenizer  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench-results"
+
+
+def best_of(fn, runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def chunk_vs_encode(text: str, backend: str, runs: int) -> dict:
+    os.environ["CHUNKWISE_BACKEND"] = backend
+    tokenizer = get_tokenizer("cl100k_base", backend)
+    tokenizer.encode(text)  # warm the tokenizer's caches for both sides alike
+    encode = best_of(lambda: tokenizer.encode(text), runs)
+    result = None
+
+    def run():
+        nonlocal result
+        result = chunk_document(text, max_tokens=512, overlap=64)
+
+    chunk = best_of(run, runs)
+    numbers = stats.compute(result)
+    cuts = {k: v for k, v in numbers["boundaries"].items() if k != "end"}
+    total_cuts = sum(cuts.values()) or 1
+    return {
+        "chars": len(text),
+        "encode_s": encode,
+        "chunk_s": chunk,
+        "ratio": chunk / encode,
+        "chunks": numbers["chunk_count"],
+        "mean_fill": numbers["mean_fill"],
+        "cut_shares": {k: v / total_cuts for k, v in cuts.items() if v},
+    }
+
+
+def table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def shares(d: dict) -> str:
+    return " ".join(f"{k}:{v:.0%}" for k, v in sorted(d.items(), key=lambda kv: -kv[1]))
+
+
+def cpython_section(runs: int, quick: bool) -> tuple[str, dict]:
+    out, data = [], {}
+    docs = corpus.documents()
+    docs["multi-MB mixed"] = corpus.mixed(1_000_000 if quick else 3_000_000)
+    for backend in ("tiktoken", "pure"):
+        rows = [["document", "chars", "encode ms", "chunk ms", "ratio", "chunks", "mean fill", "cuts by level"]]
+        for name, text in docs.items():
+            r = chunk_vs_encode(text, backend, 1 if len(text) > 1_500_000 else runs)
+            data[f"{backend}/{name}"] = r
+            rows.append([name, f"{r['chars']:,}", f"{r['encode_s'] * 1000:.0f}", f"{r['chunk_s'] * 1000:.0f}",
+                         f"{r['ratio']:.2f}x", str(r["chunks"]), f"{r['mean_fill']:.0%}", shares(r["cut_shares"])])
+        out.append(f"### CPython, backend {backend}: smart 512/64 vs one encode_ordinary pass (target <= 1.5x)\n\n"
+                   + table(rows))
+    # Scaling: 4 MB against 1 MB, mixed and adversarial shapes.
+    rows = [["shape", "1 MB ms", "4 MB ms", "4MB/1MB (target <= 4.5)"]]
+    shapes = {"mixed": lambda n: corpus.mixed(n)}
+    for name in corpus.adversarial(10):
+        shapes[name] = lambda n, name=name: corpus.adversarial(n)[name]
+    os.environ["CHUNKWISE_BACKEND"] = "tiktoken"
+    for name, make in shapes.items():
+        small, large = make(1_000_000), make(4_000_000)
+        t1 = best_of(lambda: chunk_document(small, max_tokens=512, overlap=64), 1 if quick else 2)
+        t4 = best_of(lambda: chunk_document(large, max_tokens=512, overlap=64), 1)
+        data[f"scaling/{name}"] = {"1MB_s": t1, "4MB_s": t4, "ratio": t4 / t1}
+        rows.append([name, f"{t1 * 1000:.0f}", f"{t4 * 1000:.0f}", f"{t4 / t1:.2f}x"])
+    out.append("### Scaling (tiktoken backend, smart 512/64)\n\n" + table(rows))
+    return "\n\n".join(out), data
+
+
+def fill_tradeoff() -> tuple[str, dict]:
+    """How the smart strategy's fill thresholds trade cut quality against fill."""
+    from chunkwise import strategies
+
+    text = "\n\n".join(corpus.documents().values())
+    original = dict(strategies.MIN_FILL)
+    rows = [["fill thresholds scaled by", "mean fill", "chunks", "cuts by level"]]
+    data = {}
+    try:
+        for scale in (0.0, 0.5, 1.0, 1.2):
+            for level, value in original.items():
+                strategies.MIN_FILL[level] = min(0.98, value * scale)
+            numbers = stats.compute(chunk_document(text, max_tokens=512, overlap=64))
+            cuts = {k: v for k, v in numbers["boundaries"].items() if k != "end" and v}
+            total = sum(cuts.values()) or 1
+            data[scale] = {"mean_fill": numbers["mean_fill"], "cuts": cuts}
+            rows.append([f"{scale:.1f}" + (" (default)" if scale == 1.0 else ""), f"{numbers['mean_fill']:.1%}",
+                         str(numbers["chunk_count"]), shares({k: v / total for k, v in cuts.items()})])
+    finally:
+        strategies.MIN_FILL.update(original)
+    return "### Smart strategy: structure against fill (all documents, 512/64)\n\n" + table(rows), data
+
+
+def browser_section() -> tuple[str, dict]:
+    script = ROOT / "bench" / "browser.mjs"
+    if not script.exists():
+        return "### Browser\n\n(bench/browser.mjs not present)", {}
+    proc = subprocess.run(["node", str(script)], capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        return f"### Browser\n\nfailed:\n{proc.stderr[-2000:]}", {}
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    return "### Browser (headless Chromium, the real page and worker)\n\n" + data.pop("table"), data
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller inputs, fewer runs")
+    parser.add_argument("--no-browser", action="store_true", help="skip the browser measurements")
+    args = parser.parse_args()
+    runs = 2 if args.quick else 5
+    sections, data = [], {}
+    text, data["cpython"] = cpython_section(runs, args.quick)
+    sections.append(text)
+    text, data["tradeoff"] = fill_tradeoff()
+    sections.append(text)
+    if not args.no_browser:
+        text, data["browser"] = browser_section()
+        sections.append(text)
+    report = f"# chunkwise benchmark ({time.strftime('%Y-%m-%d %H:%M')})\n\n" + "\n\n".join(sections) + "\n"
+    print(report)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "bench.md").write_text(report, encoding="utf-8")
+    (RESULTS / "bench.json").write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
+    print(f"written to {RESULTS / 'bench.md'} and bench.json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
