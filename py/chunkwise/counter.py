@@ -59,6 +59,7 @@ class TokenIndex:
         self._checkpoints = [0]  # byte offset of every 1024th character
         self._ascii_blocks: list[bool] = []  # whether each 1024-character block is ASCII
         self._tokens_before: dict[int, int] = {}  # memo: offset -> tokens before it
+        self._encoded_block: tuple[int, bytes] = (-1, b"")  # the last block _char_offset encoded
 
     # -- separable offsets ---------------------------------------------------
     def first_separable(self, lo: int, hi: int) -> int | None:
@@ -153,7 +154,9 @@ class TokenIndex:
         base = block << _CHECKPOINT_BITS
         if block < len(self._ascii_blocks) and self._ascii_blocks[block]:
             return min(self.n, base + byte_pos - cps[block])
-        piece = self.text[base : base + (1 << _CHECKPOINT_BITS)].encode("utf-8")
+        if self._encoded_block[0] != block:  # consecutive lookups mostly land in one block
+            self._encoded_block = (block, self.text[base : base + (1 << _CHECKPOINT_BITS)].encode("utf-8"))
+        piece = self._encoded_block[1]
         return base + len(piece[: byte_pos - cps[block]].decode("utf-8", "ignore"))
 
     def tokens_before(self, pos: int) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 _FENCE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 _ATX = re.compile(r"\n {0,3}(#{1,6})(?:[ \t]+([^\n]*?))?[ \t]*(?=\n|\Z)")
 _UNDERLINE = re.compile(r"\n {0,3}(=+|-+)[ \t\r]*(?=\n|\Z)")
+_LINE_MARK = re.compile(r"\n {0,3}[#=\-`~]")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+$|^#+$")
 
 
@@ -22,13 +23,11 @@ class Heading:
     title: str
 
 
-def code_ranges(text: str) -> list[tuple[int, int]]:
+def _pair_fences(fences: list[re.Match], length: int) -> list[tuple[int, int]]:
     """[start, end) spans of fenced code blocks; an unclosed fence runs to the end."""
     ranges = []
-    if "```" not in text and "~~~" not in text:
-        return ranges
     opening = None  # (start, fence char, fence length)
-    for m in _FENCE.finditer("\n" + text):
+    for m in fences:
         fence = m.group(1)
         if opening is None:
             opening = (m.start(), fence[0], len(fence))
@@ -36,8 +35,12 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
             ranges.append((opening[0], m.end() - 1))
             opening = None
     if opening is not None:
-        ranges.append((opening[0], len(text)))
+        ranges.append((opening[0], length))
     return ranges
+
+
+def code_ranges(text: str) -> list[tuple[int, int]]:
+    return _pair_fences(list(_FENCE.finditer("\n" + text)), len(text))
 
 
 def _inside(pos: int, ranges: list[tuple[int, int]], starts: list[int]) -> bool:
@@ -47,18 +50,26 @@ def _inside(pos: int, ranges: list[tuple[int, int]], starts: list[int]) -> bool:
 
 def find_headings(text: str) -> list[Heading]:
     """Every heading outside fenced code, in document order."""
-    if "#" not in text and "==" not in text and "--" not in text:
-        return []
-    code = code_ranges(text)
+    padded = "\n" + text  # offsets in padded are one more than in text
+    fences, atx, underlines = [], [], []
+    # One pass over the lines that could matter, then the exact pattern for each.
+    for m in _LINE_MARK.finditer(padded):
+        mark = padded[m.end() - 1]
+        if mark == "#":
+            atx.append(_ATX.match(padded, m.start()))
+        elif mark in "=-":
+            underlines.append(_UNDERLINE.match(padded, m.start()))
+        else:
+            fences.append(_FENCE.match(padded, m.start()))
+    code = _pair_fences([f for f in fences if f], len(text))
     starts = [r[0] for r in code]
     found = []
-    padded = "\n" + text  # offsets in padded are one more than in text
-    for m in _ATX.finditer(padded):
-        if not _inside(m.start(), code, starts):
+    for m in atx:
+        if m and not _inside(m.start(), code, starts):
             title = _CLOSING_HASHES.sub("", (m.group(2) or "").strip()).strip()
             found.append(Heading(m.start(), m.end() - 1, len(m.group(1)), title))
-    for m in _UNDERLINE.finditer(padded):
-        heading = _setext(text, m.start(), m.end() - 1, m.group(1)[0])
+    for m in underlines:
+        heading = m and _setext(text, m.start(), m.end() - 1, m.group(1)[0])
         if heading and not _inside(heading.start, code, starts):
             found.append(heading)
     found.sort(key=lambda h: h.start)

@@ -40,6 +40,11 @@ def decode_bytes(data: bytes) -> tuple[str, dict]:
 
 def replace_surrogates(text: str) -> tuple[str, int]:
     """Lone surrogates (from broken UTF-16) become U+FFFD; the length is unchanged."""
-    if not _SURROGATE.search(text):
+    if text.isascii():
         return text, 0
+    try:
+        text.encode("utf-8")  # fails only on surrogates; faster than a regex scan
+        return text, 0
+    except UnicodeEncodeError:
+        pass
     return _SURROGATE.subn("\ufffd", text)
