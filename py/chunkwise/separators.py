@@ -71,6 +71,17 @@ def is_sentence_end(text: str, m: re.Match) -> bool:
     return True
 
 
+def is_soft_wrap(text: str, i: int) -> bool:
+    """A line break inside a hard-wrapped sentence ("...other domains, we\nwish to")
+    is no better a cut than a space: a word or comma before it, a lowercase word
+    right at the start of the next line."""
+    return (
+        0 < i < len(text) - 1
+        and (text[i - 1].isalnum() or text[i - 1] == ",")
+        and text[i + 1].islower()
+    )
+
+
 class Separators:
     """Candidate cuts of every level, found lazily in the window the packer asks about."""
 
@@ -110,7 +121,8 @@ class Separators:
         text = self.text
         i = text.find("\n", lo, hi + 1)
         while i != -1:
-            yield i
+            if not is_soft_wrap(text, i):
+                yield i
             i = text.find("\n", i + 1, hi + 1)
 
     def last(self, level: int, lo: int, hi: int) -> int | None:
@@ -119,6 +131,8 @@ class Separators:
             return None
         if level == LINE:
             i = self.text.rfind("\n", lo, hi + 1)
+            while i != -1 and is_soft_wrap(self.text, i):
+                i = self.text.rfind("\n", lo, i)
             return i if i != -1 else None
         if level == HEADING:
             return max(self.cuts(level, lo, hi), default=None)
