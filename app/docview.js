@@ -1,0 +1,256 @@
+// The document view: the whole text, each chunk's extent tinted (alternating),
+// overlap regions highlighted, and a marker with the reason at every cut.
+//
+// The text is split into elementary segments at every chunk start and end; a
+// segment covered by two chunks is overlap, by none a gap (whitespace the
+// chunks leave out). Segments go into blocks of ~16K characters cut after a
+// newline, each with `content-visibility: auto`, so the browser lays out only
+// what is on screen and a 5 MB document is built a few blocks per frame.
+
+import { el, fmtInt, nextFrame } from "./dom.js";
+
+const BLOCK_TARGET = 16_000; // UTF-16 units per block, cut after the next newline
+const BLOCK_MAX = 64_000; // a block without newlines is cut here anyway
+const FRAME_BUDGET_MS = 8; // DOM work per animation frame
+
+const REASON_TEXT = {
+  end: "end of document",
+  heading: "before a heading",
+  paragraph: "paragraph break",
+  line: "line break",
+  sentence: "sentence end",
+  phrase: "phrase break",
+  word: "between words",
+  token: "between tokens",
+};
+export const reasonText = (b) => REASON_TEXT[b] || b;
+
+export class DocumentView {
+  constructor(root, inspector) {
+    this.root = root;
+    this.inspector = inspector;
+    this.content = null;
+    this.generation = 0;
+    this.active = -1; // chunk shown in the inspector (hover wins over keyboard)
+    this.keyboard = -1; // chunk chosen with the arrow keys
+    root.addEventListener("mouseover", (e) => this.onPointer(e));
+    root.addEventListener("mouseleave", () => this.activate(this.keyboard));
+    root.addEventListener("click", (e) => this.onClick(e));
+    root.addEventListener("keydown", (e) => this.onKey(e));
+    root.addEventListener("focus", () => { if (this.keyboard < 0 && this.chunks.length) this.select(0); });
+    this.reset("");
+  }
+
+  // A new run over `text` (old content stays on screen until the new one renders).
+  reset(text) {
+    this.generation++;
+    this.text = text;
+    this.chunks = [];
+    this.segsOf = []; // chunk index -> its segment elements
+    this.frontier = 0; // text before this offset has final coverage
+    this.pos = 0; // rendered up to here
+    this.lo = 0; // first chunk that ends after pos
+    this.block = null;
+    this.blockEnd = 0;
+    this.pendingContent = el("div", { class: "doc-content" });
+    this.keepScroll = this.root.scrollTop;
+    this.done = false;
+    this.keyboard = -1;
+    this.active = -1;
+    this.showInspector(-1);
+    this.scheduled = false;
+    if (!text) this.swapIn(); // nothing to render: show the empty state now
+  }
+
+  addChunks(chunks) {
+    for (const c of chunks) this.chunks.push(c);
+    // Coverage before the last known chunk's start can no longer change:
+    // later chunks start at or after it.
+    if (this.chunks.length) this.frontier = Math.max(this.frontier, this.chunks[this.chunks.length - 1].start);
+    this.schedule();
+  }
+
+  finish() {
+    this.done = true;
+    this.frontier = this.text.length;
+    this.schedule();
+    return this.rendered();
+  }
+
+  // Resolves when everything known so far is in the DOM (used by tests via data-rendered).
+  rendered() {
+    return new Promise((resolve) => {
+      const check = () => (this.pos >= this.frontier && !this.scheduled ? resolve() : setTimeout(check, 20));
+      check();
+    });
+  }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const gen = this.generation;
+    nextFrame().then(() => {
+      if (gen !== this.generation) return;
+      this.scheduled = false;
+      this.renderSome();
+      if (this.pos < this.frontier) this.schedule();
+      else if (this.done) this.root.dataset.rendered = "true";
+    });
+  }
+
+  swapIn() {
+    if (!this.pendingContent) return;
+    const fresh = this.pendingContent;
+    this.pendingContent = null;
+    if (this.content) this.content.replaceWith(fresh); else this.root.append(fresh);
+    this.content = fresh;
+    delete this.root.dataset.rendered;
+    this.root.classList.toggle("empty", !this.text);
+  }
+
+  renderSome() {
+    if (this.pendingContent) this.swapIn();
+    const t0 = performance.now();
+    const { text, chunks } = this;
+    while (this.pos < this.frontier && performance.now() - t0 < FRAME_BUDGET_MS) {
+      for (let n = 0; n < 200 && this.pos < this.frontier; n++) this.renderSegment(text, chunks);
+    }
+    // Restore the reader's place once the new content is tall enough.
+    if (this.keepScroll && this.root.scrollHeight >= this.keepScroll + this.root.clientHeight) {
+      this.root.scrollTop = this.keepScroll;
+      this.keepScroll = 0;
+    }
+  }
+
+  renderSegment(text, chunks) {
+    const x = this.pos;
+    if (!this.block || x >= this.blockEnd) this.openBlock(x);
+    while (this.lo < chunks.length && chunks[this.lo].end <= x) this.lo++;
+    // A cut marker where the previous chunk ends.
+    const prev = this.lo - 1;
+    if (prev >= 0 && chunks[prev].end === x && !chunks[prev].marked) {
+      chunks[prev].marked = true;
+      this.block.append(this.cutMarker(chunks[prev]));
+    }
+    // Chunks covering x form a contiguous run lo..hi (starts and ends never decrease).
+    let hi = this.lo - 1;
+    while (hi + 1 < chunks.length && chunks[hi + 1].start <= x) hi++;
+    let next = Math.min(this.frontier, this.blockEnd);
+    if (this.lo <= hi) next = Math.min(next, chunks[this.lo].end);
+    if (hi + 1 < chunks.length) next = Math.min(next, chunks[hi + 1].start);
+    if (next <= x) next = x + 1; // never stall (zero-width chunks)
+
+    const seg = el("span", {}, text.slice(x, next));
+    if (this.lo > hi) {
+      seg.className = "seg gap";
+    } else {
+      const kind = hi > this.lo ? "overlap" : `tint-${this.lo % 2}`;
+      seg.className = `seg ${kind}`;
+      seg.dataset.first = this.lo;
+      seg.dataset.last = hi;
+      for (let i = this.lo; i <= hi; i++) (this.segsOf[i] ||= []).push(seg);
+    }
+    this.block.append(seg);
+    this.pos = next;
+    if (this.pos >= this.text.length && this.done) this.markLast();
+  }
+
+  markLast() {
+    const last = this.chunks[this.chunks.length - 1];
+    if (last && !last.marked && last.end === this.text.length) {
+      last.marked = true;
+      this.block.append(this.cutMarker(last));
+    }
+  }
+
+  cutMarker(chunk) {
+    return el("span", {
+      class: "cut",
+      "data-testid": "cut",
+      "data-reason": chunk.boundary,
+      "data-chunk": chunk.index,
+      title: `Chunk ${chunk.index + 1} ends here: ${reasonText(chunk.boundary)}`,
+    });
+  }
+
+  openBlock(x) {
+    const text = this.text;
+    let end = text.indexOf("\n", x + BLOCK_TARGET - 1);
+    end = end < 0 || end + 1 - x > BLOCK_MAX ? Math.min(text.length, x + BLOCK_MAX) : end + 1;
+    // Never separate the two halves of a surrogate pair.
+    if (end < text.length && /[\uDC00-\uDFFF]/.test(text[end])) end++;
+    this.blockEnd = end;
+    this.block = el("div", { class: "doc-block" });
+    // Rough height so the scrollbar is sensible before the block is laid out.
+    const lines = Math.max(1, text.slice(x, end).split("\n").length + Math.floor((end - x) / 200));
+    this.block.style.containIntrinsicSize = `auto ${lines * 22}px`;
+    (this.pendingContent || this.content).append(this.block);
+  }
+
+  // --- interaction ---------------------------------------------------------
+
+  chunkAt(target) {
+    const seg = target.closest && target.closest(".seg");
+    if (!seg || seg.dataset.last === undefined) return -1;
+    return Number(seg.dataset.last); // in an overlap: the chunk that repeats it
+  }
+
+  onPointer(e) {
+    const i = this.chunkAt(e.target);
+    if (i >= 0) this.activate(i);
+  }
+
+  onClick(e) {
+    const i = this.chunkAt(e.target);
+    if (i >= 0) this.select(i, false);
+  }
+
+  onKey(e) {
+    if (!this.chunks.length) return;
+    const last = this.chunks.length - 1;
+    const moves = { ArrowDown: 1, ArrowRight: 1, j: 1, ArrowUp: -1, ArrowLeft: -1, k: -1 };
+    let i;
+    if (e.key in moves) i = Math.max(0, Math.min(last, (this.keyboard < 0 ? -1 : this.keyboard) + moves[e.key]));
+    else if (e.key === "Home") i = 0;
+    else if (e.key === "End") i = last;
+    else if (e.key === "Escape") { this.select(-1); return; }
+    else return;
+    e.preventDefault();
+    this.select(i, true);
+  }
+
+  select(i, scroll = true) {
+    this.keyboard = i;
+    this.activate(i);
+    const segs = this.segsOf[i];
+    // Show the chunk from its start (with a line of context above, see scroll-margin).
+    if (scroll && segs && segs.length) segs[0].scrollIntoView({ block: "start" });
+  }
+
+  activate(i) {
+    if (i === this.active) return;
+    for (const s of this.segsOf[this.active] || []) s.classList.remove("active");
+    this.active = i;
+    for (const s of this.segsOf[i] || []) s.classList.add("active");
+    this.root.dataset.active = i;
+    this.showInspector(i);
+  }
+
+  showInspector(i) {
+    const c = this.chunks[i];
+    const box = this.inspector;
+    if (!c) {
+      box.replaceChildren(el("span", { class: "inspector-hint" },
+        "Hover a chunk, or focus the document and use the arrow keys, to see its details."));
+      return;
+    }
+    const fact = (label, value, id) => el("span", { class: "fact", "data-testid": id }, el("span", { class: "fact-label" }, label), " ", value);
+    box.replaceChildren(
+      fact("Chunk", `${fmtInt(c.index + 1)} of ${fmtInt(this.chunks.length)}${this.done ? "" : "+"}`, "inspect-index"),
+      fact("Tokens", fmtInt(c.tokens), "inspect-tokens"),
+      fact("Overlap", `${fmtInt(c.overlap)} tokens`, "inspect-overlap"),
+      fact("Ends", reasonText(c.boundary), "inspect-boundary"),
+      fact("Section", c.headings.length ? c.headings.join(" › ") : "—", "inspect-headings"),
+    );
+  }
+}
