@@ -33,24 +33,23 @@ token_count, overlap_tokens, boundary (why the chunk ends there), headings
 """
 
 
-def _positive(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
-    return number
+def _whole_number(minimum: int, wording: str):
+    """An argparse type: a whole number of at least `minimum`."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"must be {wording}, got {number}")
+        return number
+
+    return parse
 
 
-def _non_negative(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {number}")
-    return number
+_positive = _whole_number(1, "at least 1")
+_non_negative = _whole_number(0, "0 or more")
 
 
 def build_parser() -> argparse.ArgumentParser:
