@@ -156,8 +156,6 @@ class ChunkJob:
             hi = self.stop - 1
         while hi > floor:
             cut, level = self._pick(a, floor, min(hi, self.stop))
-            if cut is None:
-                break
             end = self.stop if level == END else trim_end(self.text, a, cut)
             count = self.index.count(a, end)
             if count <= budget:
@@ -175,7 +173,7 @@ class ChunkJob:
         return self.index.offset_after(k)
 
     def _pick(self, a: int, floor: int, hi: int):
-        """Choose a cut in (floor, hi]: (cut, level) or (None, None)."""
+        """Choose a cut in (floor, hi]: (cut, level); a token cut when nothing else fits."""
         rule, seps, text = self.rule, self.seps, self.text
 
         def valid(cut):
