@@ -141,6 +141,7 @@ def _pure_encoder(enc):
 
     splitter, ranks, cache = enc._re, enc._ranks, enc._cache
     short_merge, to_codes = _bpe.byte_pair_encode, _pretokenize._to_codes
+    cached, ranked = cache.get, ranks.get  # bound once: this loop runs per pre-token
 
     def encode(text: str) -> list[int]:
         out: list[int] = []
@@ -150,10 +151,10 @@ def _pure_encoder(enc):
             end = m.end()
             piece = text[pos:end]
             pos = end
-            ids = cache.get(piece)
+            ids = cached(piece)
             if ids is None:
                 data = piece.encode("utf-8")
-                rank = ranks.get(data)
+                rank = ranked(data)
                 if rank is not None:
                     ids = [rank]
                 elif len(data) > _LONG_PIECE:
