@@ -39,10 +39,6 @@ def _pair_fences(fences: list[re.Match], length: int) -> list[tuple[int, int]]:
     return ranges
 
 
-def code_ranges(text: str) -> list[tuple[int, int]]:
-    return _pair_fences(list(_FENCE.finditer("\n" + text)), len(text))
-
-
 def _inside(pos: int, ranges: list[tuple[int, int]], starts: list[int]) -> bool:
     i = bisect_right(starts, pos) - 1
     return i >= 0 and pos < ranges[i][1]

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 BOUNDARIES = ("end", "heading", "paragraph", "line", "sentence", "phrase", "word", "token")
 # Cut levels proper (every boundary but "end"), as ranks: 0 is the strongest.
 HEADING, PARAGRAPH, LINE, SENTENCE, PHRASE, WORD, TOKEN = range(7)
-LEVEL_NAMES = BOUNDARIES[1:]
 
 STRATEGIES = ("smart", "paragraphs", "markdown", "lines", "sentences", "tokens")
 ENCODINGS = ("cl100k_base", "o200k_base", "chars")
