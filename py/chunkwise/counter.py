@@ -37,7 +37,7 @@ _CHECKPOINT_BITS = 10  # a byte-offset checkpoint every 1024 characters
 
 def _separable_match(text: str, m: re.Match) -> bool:
     ch = text[m.start()] if m.start() < len(text) else ""
-    if ch in "\r\n" or not ch or ch.isspace():
+    if ch < "\x80" or ch.isspace():  # ASCII is never a mark nor unassigned
         return True
     # Combining marks join the letter before them in o200k; unassigned code
     # points may be letters to a tokenizer with newer Unicode tables.
@@ -100,6 +100,8 @@ class TokenIndex:
         self.ends.extend(offsets)
         if ids:
             self._done_bytes = self.ends[-1]
+        if not self._ascii:  # offset lookups stay inside the tokenized part
+            self._checkpoint((stop >> _CHECKPOINT_BITS) + 1)
         self.done = stop
 
     def ensure(self, pos: int) -> None:
@@ -134,13 +136,10 @@ class TokenIndex:
     def _byte_offset(self, pos: int) -> int:
         if self._ascii:
             return pos
-        block = pos >> _CHECKPOINT_BITS
+        block = pos >> _CHECKPOINT_BITS  # pos is tokenized: _extend made its checkpoint
         base = block << _CHECKPOINT_BITS
-        offset = self._checkpoint(block)
-        if pos == base:
-            return offset
-        self._checkpoint(block + 1)  # so that this block's ASCII flag is known
-        if self._ascii_blocks[block]:
+        offset = self._checkpoints[block]
+        if pos == base or self._ascii_blocks[block]:
             return offset + pos - base
         return offset + len(self.text[base:pos].encode("utf-8"))
 
@@ -149,7 +148,6 @@ class TokenIndex:
         if self._ascii:
             return min(byte_pos, self.n)
         cps = self._checkpoints
-        self._checkpoint((min(self.n, self.done) >> _CHECKPOINT_BITS) + 1)
         block = bisect_right(cps, byte_pos) - 1
         base = block << _CHECKPOINT_BITS
         if block < len(self._ascii_blocks) and self._ascii_blocks[block]:
