@@ -54,7 +54,6 @@ class TokenIndex:
         self._lengths = tokenizer.token_lengths
         self.ends: list[int] = []  # cumulative UTF-8 byte offset after each token
         self.done = 0  # text[:done] is tokenized; done is separable (or the end)
-        self._done_bytes = 0
         self._ascii = text.isascii()
         self._checkpoints = [0]  # byte offset of every 1024th character
         self._ascii_blocks: list[bool] = []  # whether each 1024-character block is ASCII
@@ -95,11 +94,9 @@ class TokenIndex:
         if stop < self.n:
             stop = self.last_separable(start + 1, stop) or self.first_separable(stop, self.n) or self.n
         ids = self._encode(self.text[start:stop])
-        offsets = accumulate(map(self._lengths.__getitem__, ids), initial=self._done_bytes)
+        offsets = accumulate(map(self._lengths.__getitem__, ids), initial=self.ends[-1] if self.ends else 0)
         next(offsets)  # the initial value is where the block starts, not a token end
         self.ends.extend(offsets)
-        if ids:
-            self._done_bytes = self.ends[-1]
         if not self._ascii:  # offset lookups stay inside the tokenized part
             self._checkpoint((stop >> _CHECKPOINT_BITS) + 1)
         self.done = stop
@@ -113,10 +110,6 @@ class TokenIndex:
         """Tokenize until k tokens are known or the text ends."""
         while len(self.ends) < k and self.done < self.n:
             self._extend()
-
-    @property
-    def complete(self) -> bool:
-        return self.done >= self.n
 
     def total(self) -> int:
         self.ensure(self.n)
@@ -197,10 +190,6 @@ class CharIndex:
     def __init__(self, text: str):
         self.text = text
         self.n = len(text)
-        self.complete = True
-
-    def ensure(self, pos: int) -> None:
-        pass
 
     def total(self) -> int:
         return self.n

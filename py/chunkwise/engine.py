@@ -17,7 +17,7 @@ from . import graphemes
 from .counter import CharIndex, TokenIndex
 from .markdown import Outline
 from .model import BOUNDARIES, ENCODINGS, HEADING, STRATEGIES, TOKEN, Chunk, Result, Settings
-from .separators import Separators, skip_space, trim_end
+from .separators import Separators, next_space, skip_space, trim_end
 from .strategies import MIN_FILL, RULES, fallback_levels
 from .textio import replace_surrogates
 from .tokenizers import get_tokenizer
@@ -241,7 +241,8 @@ class ChunkJob:
         """Where the next chunk starts inside this one's tail and the exact token
         count of the repeated text, or None for no overlap."""
         overlap, index, text = self.settings.overlap, self.index, self.text
-        first = index.tokens_before(end) - overlap
+        end_tokens = index.tokens_before(end)
+        first = end_tokens - overlap
         lo = max(a + 1, index.offset_after(first) if first > index.tokens_before(a) else a + 1)
         if lo >= end:
             return None
@@ -255,7 +256,6 @@ class ChunkJob:
                 start = skip_space(text, graphemes.snap_forward(text, start + 1, end))
             return None
         # Choose by the estimate from the token index, then count exactly once.
-        end_tokens = index.tokens_before(end)
         start = self._unit_start(rule.overlap_unit, lo, end)
         if start is not None and end_tokens - index.tokens_before(start) >= overlap * rule.overlap_min_share:
             count = index.count(start, end)
@@ -282,20 +282,11 @@ class ChunkJob:
         text = self.text
         i = lo
         if i > 0 and not text[i - 1].isspace():
-            m = _next_space(text, i, end)
-            if m is None:
+            i = next_space(text, i, end)
+            if i is None:
                 return None
-            i = m
         start = skip_space(text, i)
         return start if start < end else None
-
-
-def _next_space(text: str, i: int, end: int) -> int | None:
-    while i < end:
-        if text[i].isspace():
-            return i
-        i += 1
-    return None
 
 
 def chunk_document(text: str, *, max_tokens=512, overlap=64, strategy="smart", encoding="cl100k_base") -> Result:

@@ -162,6 +162,12 @@ def skip_space(text: str, i: int) -> int:
     return m.start() if m else len(text)
 
 
+def next_space(text: str, i: int, end: int) -> int | None:
+    """The first whitespace offset in [i, end), or None."""
+    m = _WHITESPACE.search(text, i, end)
+    return m.start() if m else None
+
+
 def trim_end(text: str, lo: int, i: int) -> int:
     """i moved back over whitespace, but not below lo."""
     while i > lo and text[i - 1].isspace():

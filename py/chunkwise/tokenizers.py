@@ -56,9 +56,6 @@ class BPETokenizer(Tokenizer):
             lengths[rank] = len(token)
         self.token_lengths = lengths
 
-    def count(self, text: str) -> int:
-        return len(self.encode(text))
-
 
 def _rank_file_bytes(name: str) -> bytes:
     with gzip.open(os.path.join(_pure_load._DIR, name + ".tiktoken.gz"), "rb") as f:
