@@ -1,29 +1,21 @@
 // A person pastes a document and plays with the settings: every cut, overlap
 // and number on the page must be the engine's own.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  assertMatchesEngine, engineReference, launchBrowser, openApp, paste, screenshot, setSettings, startServer, waitDone, waitReady,
+  assertMatchesEngine, engineReference, paste, screenshot, setSettings, useApp, waitDone, waitReady,
 } from "./helpers.mjs";
 import { markdownDoc } from "./corpus.mjs";
 
 describe("chunking a pasted document", () => {
-  let server, browser, app, page;
+  const app = useApp();
+  let page;
   const doc = markdownDoc(7, 6);
   const current = { strategy: "smart", max_tokens: 512, overlap: 64, encoding: "cl100k_base" };
   let overlapAuto = true; // as on the page: the overlap follows the size until set
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    app = await openApp(browser, server);
-    page = app.page;
-  });
-  after(async () => {
-    await browser?.close();
-    server?.stop();
-  });
+  before(() => { page = app.page; });
 
   test("boots and shows the defaults", async () => {
     assert.equal(await page.inputValue("[data-testid=strategy]"), "smart");

@@ -1,12 +1,11 @@
 // A person opens files (picker and drag & drop) and downloads every format:
 // the bytes must equal the CLI's output for the same file and settings.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  assertMatchesEngine, cli, download, launchBrowser, openApp, paste, readDocumentView, screenshot, setSettings,
-  startServer, tmpFile, waitDone,
+  assertMatchesEngine, cli, download, paste, readDocumentView, screenshot, setSettings, tmpFile, useApp, waitDone,
 } from "./helpers.mjs";
 import { markdownDoc } from "./corpus.mjs";
 
@@ -23,19 +22,12 @@ async function openFile(page, file) {
 }
 
 describe("files and downloads", () => {
-  let server, browser, page;
+  const app = useApp();
+  let page;
   const notes = tmpFile("notes.md", NOTES);
   const settings = { strategy: "smart", max_tokens: 512, overlap: 64, encoding: "cl100k_base" };
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ({ page } = await openApp(browser, server));
-  });
-  after(async () => {
-    await browser?.close();
-    server?.stop();
-  });
+  before(() => { page = app.page; });
 
   test("opening a file decodes it like the CLI and says what was replaced", async () => {
     await openFile(page, notes);

@@ -3,6 +3,7 @@
 // the Python engine / CLI for reference answers.
 
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,6 +42,23 @@ export async function startServer(extraArgs = []) {
 
 export function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+// One server, one browser and the booted app for a describe block: registers
+// its before/after hooks and fills in the returned object (server, browser,
+// context, page, log) when the tests start.
+export function useApp(options) {
+  const app = {};
+  before(async () => {
+    app.server = await startServer();
+    app.browser = await launchBrowser();
+    Object.assign(app, await openApp(app.browser, app.server, options));
+  });
+  after(async () => {
+    await app.browser?.close();
+    app.server?.stop();
+  });
+  return app;
 }
 
 // A fresh context and page on the app, booted. `log` collects what the page did.

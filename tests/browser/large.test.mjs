@@ -2,10 +2,10 @@
 // chunks and the view renders, a new edit supersedes the running job, and the
 // result is complete and exact.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  engineReference, launchBrowser, openApp, readDocumentView, readStats, screenshot, setSettings, startServer, waitDone,
+  engineReference, readDocumentView, readStats, screenshot, useApp, waitDone,
 } from "./helpers.mjs";
 import { paragraph, rng } from "./corpus.mjs";
 
@@ -24,13 +24,11 @@ function bigDoc(bytes) {
 }
 
 describe("multi-megabyte input", () => {
-  let server, browser, app, page;
+  const app = useApp();
+  let page;
   const doc = bigDoc(5 * MB);
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    app = await openApp(browser, server);
     page = app.page;
     // Long main-thread tasks, as the browser reports them.
     await page.evaluate(() => {
@@ -39,10 +37,6 @@ describe("multi-megabyte input", () => {
         for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
       }).observe({ type: "longtask" });
     });
-  });
-  after(async () => {
-    await browser?.close();
-    server?.stop();
   });
 
   test("5 MB paste: progress shown, page responsive, a newer edit supersedes, complete result", async () => {

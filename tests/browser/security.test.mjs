@@ -1,12 +1,11 @@
 // Nothing leaves the tab, and input is only ever text.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
-  ROOT, download, foreignRequests, launchBrowser, openApp, paste, readDocumentView, screenshot, setSettings, startServer,
-  tmpFile, waitDone,
+  ROOT, download, foreignRequests, paste, readDocumentView, screenshot, setSettings, tmpFile, useApp, waitDone,
 } from "./helpers.mjs";
 import { markdownDoc } from "./corpus.mjs";
 
@@ -30,19 +29,13 @@ const HOSTILE = [
 ].join("\n");
 
 describe("security", () => {
-  let server, browser, app, page;
+  const app = useApp();
+  let page;
   const requests = [];
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    app = await openApp(browser, server);
+  before(() => {
     page = app.page;
     app.context.on("request", (r) => requests.push(r.url())); // every page and worker of the context
-  });
-  after(async () => {
-    await browser?.close();
-    server?.stop();
   });
 
   test("HTML and script payloads are shown as text and never run", async () => {
@@ -94,7 +87,7 @@ describe("security", () => {
     const all = [...new Set([...app.log.requests, ...requests])];
     assert.ok(all.some((u) => u.endsWith("pyodide.asm.wasm")), "the worker's requests are recorded too");
     assert.ok(all.some((u) => u.includes("/wheels/chunkwise-")), "wheel downloads are recorded");
-    assert.deepEqual(foreignRequests({ requests: all }, server.origin), []);
+    assert.deepEqual(foreignRequests({ requests: all }, app.server.origin), []);
   });
 
   test("no CSP violation, no console error; the page has no inline script or style", async () => {
@@ -109,7 +102,7 @@ describe("security", () => {
     assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, "no inline <script>");
     assert.doesNotMatch(html, /<style|\sstyle=|\son[a-z]+=/i, "no inline style or event handler attributes");
     // The served page carries the same policy as a header (it governs the worker).
-    const res = await fetch(server.url);
+    const res = await fetch(app.server.url);
     assert.equal(res.headers.get("content-security-policy"), csp);
   });
 

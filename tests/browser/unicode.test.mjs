@@ -2,28 +2,19 @@
 // emoji, flags, ZWJ sequences and CJK Extension B everywhere, the page's
 // chunk extents must still be exactly the engine's chunk texts.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  assertMatchesEngine, engineReference, launchBrowser, openApp, paste, readDocumentView, screenshot, setSettings, startServer,
-  waitDone,
+  assertMatchesEngine, engineReference, paste, readDocumentView, screenshot, setSettings, useApp, waitDone,
 } from "./helpers.mjs";
 import { astralDoc } from "./corpus.mjs";
 
 describe("astral characters and lone surrogates", () => {
-  let server, browser, app, page;
+  const app = useApp();
+  let page;
   const doc = astralDoc(3, 14);
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    app = await openApp(browser, server);
-    page = app.page;
-  });
-  after(async () => {
-    await browser?.close();
-    server?.stop();
-  });
+  before(() => { page = app.page; });
 
   test("the document is really astral-heavy", () => {
     const astral = [...doc].filter((ch) => ch.codePointAt(0) > 0xffff).length;
