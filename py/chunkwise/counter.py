@@ -27,8 +27,10 @@ from .tokenizers import Tokenizer
 _HSPACE = "\t\x0b\x0c \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 # p is separable when text[p-1] is not whitespace and text[p] is horizontal
 # whitespace, or text[p-1] is a letter or digit and text[p] is a line break or
-# punctuation (the pre-token of punctuation would absorb a following \r\n).
-_SEPARABLE = re.compile(rf"(?<=\S)(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w\s'])")
+# punctuation (the pre-token of punctuation would absorb a following \r\n), or
+# text[p-1] is a line break and text[p] is not whitespace (no pre-token runs
+# from a line break into text, except o200k's punctuation run "!\n/").
+_SEPARABLE = re.compile(rf"(?<=\S)(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w\s'])|(?<=[\r\n])(?=[^\s/])")
 _SHORT = 48  # slices this short are simply encoded
 _BLOCK = 1 << 16  # characters tokenized per step
 
@@ -58,6 +60,8 @@ class TokenIndex:
         self._block_ends: list = []  # lists, or numpy arrays (see tokenizers.char_ends)
         self.tokens = 0  # tokens in text[:done]
         self._tokens_before: dict[int, int] = {}  # memo: offset -> tokens before it
+        self._head_memo: tuple = (-1, None, 0)  # (a, q1, tokens of text[a:q1])
+        self._tail_memo: tuple = (-1, -1, 0)  # (b, q2, tokens of text[q2:b])
 
     # -- separable offsets ---------------------------------------------------
     def first_separable(self, lo: int, hi: int) -> int | None:
@@ -140,14 +144,40 @@ class TokenIndex:
         """The exact token count of text[a:b]."""
         if b - a <= _SHORT:
             return len(self._encode(self.text[a:b]))
-        q1 = self.first_separable(a + 1, b)
+        q1, head = self._head(a, b)
         if q1 is None:
             return len(self._encode(self.text[a:b]))
-        q2 = b if b == self.n else (self.last_separable(q1 + 1, b) or q1)
-        encode = self._encode
-        head = len(encode(self.text[a:q1]))
-        tail = len(encode(self.text[q2:b])) if q2 < b else 0
+        q2, tail = self._tail(q1, b)
         return head + self.tokens_before(q2) - self.tokens_before(q1) + tail
+
+    # A chunk's count and its overlap's count share their end, and the next
+    # chunk starts where the overlap did: remember the last head and tail.
+    def _head(self, a: int, b: int) -> tuple[int | None, int]:
+        """The first separable offset q1 in (a, b), or a itself, and the count of text[a:q1]."""
+        memo = self._head_memo
+        if memo[0] == a and memo[1] is not None and memo[1] < b:
+            return memo[1], memo[2]
+        if self.text[a - 1 : a] in ("\n", "\r") and self.is_separable(a):
+            q1, head = a, 0
+        else:
+            q1 = self.first_separable(a + 1, b)
+            head = len(self._encode(self.text[a:q1])) if q1 is not None else 0
+        self._head_memo = (a, q1, head)
+        return q1, head
+
+    def _tail(self, q1: int, b: int) -> tuple[int, int]:
+        """The last separable offset q2 in (q1, b], else q1, and the count of text[q2:b]."""
+        memo = self._tail_memo
+        if memo[0] == b and memo[1] > q1:
+            return memo[1], memo[2]
+        q2 = b if b == self.n else (self.last_separable(q1 + 1, b) or q1)
+        tail = len(self._encode(self.text[q2:b])) if q2 < b else 0
+        self._tail_memo = (b, q2, tail)
+        return q2, tail
+
+    def is_separable(self, p: int) -> bool:
+        m = _SEPARABLE.match(self.text, p)
+        return m is not None and _separable_match(self.text, m)
 
 
 class CharIndex:
