@@ -23,6 +23,8 @@ SAMPLES = [
     "numbers 1234567890 3.14159 1,000,000 and 'quotes' \"double\" `code`",
     "<|endoftext|> special tokens are plain text here <|fim_prefix|>",
     "URL https://example.com/a/b?c=d&e=f#frag and e-mail a.b@c.de.",
+    # After a line break: o200k's punctuation pre-token runs on through "\n/".
+    "end!\n/etc/hosts\nx.\n\r\nY\n's\n\u0301mark\n\n  indent\r\n(paren)\n/",
     "\x00\x01\x1c\x1f\x7f control \u2028 line sep \u00a0 nbsp \u3000 ideographic",
     # Pre-tokens longer than 256 bytes take chunkwise's O(n log n) merge.
     "GATTACA" * 3000,
@@ -75,6 +77,19 @@ def test_backends_give_identical_ids(encoding):
 @given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=200))
 def test_backends_agree_on_random_unicode(encoding, text):
     assert get_tokenizer(encoding, "tiktoken").encode(text) == get_tokenizer(encoding, "pure").encode(text)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_numpy_offsets_equal_the_python_sum(encoding):
+    """With numpy, tiktoken's offsets come from an array sum; they must equal the
+    plain running sum of each token's characters (the pure backend's way)."""
+    from itertools import accumulate
+
+    tok = get_tokenizer(encoding, "tiktoken")
+    assert tok._encode_array is not None, "numpy is in requirements-dev.txt: the fast path must be tested"
+    for text in _corpus():
+        expected = list(accumulate(map(tok.token_chars.__getitem__, tok.encode(text)), initial=7))[1:]
+        assert tok.char_ends(text, 7).tolist() == expected, repr(text)
 
 
 def _split_rule_holds(text: str, encoding: str, backend: str) -> None:
