@@ -171,6 +171,26 @@ def test_sentence_ends(text, ends):
     assert _sentence_cuts(text) == ends
 
 
+def test_fast_cut_patterns_match_their_plain_form():
+    """The sentence and phrase patterns are written to scan fast; they must find
+    exactly what the plain alternation of their rules finds."""
+    import random
+
+    from chunkwise import separators
+
+    plain_sentence = re.compile(
+        rf"(?:[.!?…‽]+|[؟।॥۔]+)[{separators._CLOSERS}]*(?=\s)|[。！？｡]+[{separators._CJK_CLOSERS}]*"
+    )
+    plain_phrase = re.compile(r"[,;:](?=\s)|(?<=\S[ \t])[—–-]{1,2}(?=[ \t])|(?<=\w)[—–](?=\w)|[，、；：]")
+    rng = random.Random(5)
+    alphabet = ".!?…‽؟।॥۔。！？｡,;:—–-，、；：\"')]」』”’ \t\nab1_é中"
+    texts = [(CORPUS / name).read_text(encoding="utf-8") for name in ("gpl-3.txt", "cjk.txt", "russian.txt")]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(5000)]
+    for fast, plain in ((separators._SENTENCE, plain_sentence), (separators._PHRASE, plain_phrase)):
+        for text in texts:
+            assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
 def test_sentence_end_check_is_exposed_for_abbreviations():
     text = "See Fig. 3 for details."
     m = re.search(r"\.", text)
