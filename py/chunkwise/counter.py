@@ -74,10 +74,12 @@ class TokenIndex:
 
     def last_separable(self, lo: int, hi: int) -> int | None:
         """Last separable offset p with lo <= p <= hi, judged in the whole text."""
+        # The common cases: a chunk ends before whitespace, or a character or
+        # two after a separable offset (a period, a full-width stop).
+        for p in range(hi, max(lo, hi - 3) - 1, -1):
+            if self.is_separable(p):
+                return p
         text = self.text
-        m = _SEPARABLE.match(text, hi) if lo <= hi < self.n else None
-        if m and _separable_match(text, m):
-            return hi  # the common case: a chunk ends before whitespace
         end = min(self.n, hi + 1)
         width = 16
         while True:

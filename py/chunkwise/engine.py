@@ -75,6 +75,8 @@ class ChunkJob:
         self.settings = Settings(budget, overlap, strategy, encoding)
         self.warnings = warnings
         self.rule = RULES[strategy]
+        # Tokens a chunk must reach for a cut of each level to be taken (smart).
+        self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
         tokenizer = get_tokenizer(encoding)
         self.index = CharIndex(text) if encoding == "chars" else TokenIndex(text, tokenizer)
         self.outline = Outline(text)
@@ -175,10 +177,6 @@ class ChunkJob:
     def _pick(self, a: int, floor: int, hi: int):
         """Choose a cut in (floor, hi]: (cut, level); a token cut when nothing else fits."""
         rule, seps, text = self.rule, self.seps, self.text
-
-        def valid(cut):
-            return cut is not None and trim_end(text, a, cut) > floor
-
         if rule.hard:
             return self._token_cut(a, floor, hi), TOKEN
         if rule.must:
@@ -191,29 +189,27 @@ class ChunkJob:
             best = None
             for level in rule.levels:
                 cut = seps.last(level, floor + 1, hi)
-                if valid(cut) and (best is None or cut > best[0]):
+                if cut is not None and trim_end(text, a, cut) > floor and (best is None or cut > best[0]):
                     best = (cut, level)
             if best:
                 return best
             levels = fallback_levels(rule)
         else:
             levels = rule.levels
-        # Structure first: the strongest cut that keeps the chunk reasonably full.
+        # Structure first: the strongest cut that keeps the chunk reasonably full;
+        # else the farthest cut of any level below its fill, before a token cut.
+        # The last cut of a level decides both, so each level is searched once,
+        # and its fill offset is looked up only when it has a cut at all.
         first_token = self.index.tokens_before(a)
-        needs = []
-        for level in levels:
-            fill = math.ceil(MIN_FILL[level] * self.settings.max_tokens)
-            need = max(floor + 1, self.index.offset_after(first_token + fill))
-            cut = seps.last(level, need, hi)
-            if valid(cut):
-                return cut, level
-            needs.append((level, need))
-        # None does: the farthest cut of any level below its fill, before a token cut.
         fallback = None
-        for level, need in needs:
-            below = seps.last(level, floor + 1, min(hi, need - 1))
-            if valid(below) and (fallback is None or below > fallback[0]):
-                fallback = (below, level)
+        for level in levels:
+            cut = seps.last(level, floor + 1, hi)
+            if cut is None or trim_end(text, a, cut) <= floor:
+                continue  # no cut, or only whitespace before it: neither will an earlier one do
+            if cut >= self.index.offset_after(first_token + self._fill[level]):
+                return cut, level
+            if fallback is None or cut > fallback[0]:
+                fallback = (cut, level)
         if fallback:
             return fallback
         return self._token_cut(a, floor, hi), TOKEN
