@@ -41,7 +41,8 @@ def _separable_match(text: str, m: re.Match) -> bool:
         return True
     # Combining marks join the letter before them in o200k; unassigned code
     # points may be letters to a tokenizer with newer Unicode tables.
-    return category(ch)[0] != "M" and category(ch) != "Cn"
+    kind = category(ch)
+    return kind[0] != "M" and kind != "Cn"
 
 
 class TokenIndex:
@@ -62,6 +63,7 @@ class TokenIndex:
         self._tokens_before: dict[int, int] = {}  # memo: offset -> tokens before it
         self._head_memo: tuple = (-1, None, 0)  # (a, q1, tokens of text[a:q1])
         self._tail_memo: tuple = (-1, -1, 0)  # (b, q2, tokens of text[q2:b])
+        self._piece_counts: dict[str, int] = {}
 
     # -- separable offsets ---------------------------------------------------
     def first_separable(self, lo: int, hi: int) -> int | None:
@@ -117,16 +119,18 @@ class TokenIndex:
     def tokens_before(self, pos: int) -> int:
         """How many document tokens end at or before pos (exact at separable offsets)."""
         known = self._tokens_before.get(pos)
-        if known is None:
+        if known is not None:
+            return known
+        if pos > self.done:
             self.ensure(pos)
-            if len(self._tokens_before) > 64:  # the packer asks about a few recent offsets
-                self._tokens_before.clear()
-            block = bisect_right(self._block_starts, pos) - 1
-            if block < 0:
-                return 0
-            ends = self._block_ends[block]
-            inside = bisect_right(ends, pos) if isinstance(ends, list) else int(ends.searchsorted(pos, "right"))
-            known = self._tokens_before[pos] = self._block_tokens[block] + inside
+        if len(self._tokens_before) > 64:  # the packer asks about a few recent offsets
+            self._tokens_before.clear()
+        block = bisect_right(self._block_starts, pos) - 1
+        if block < 0:
+            return 0
+        ends = self._block_ends[block]
+        inside = bisect_right(ends, pos) if isinstance(ends, list) else int(ends.searchsorted(pos, "right"))
+        known = self._tokens_before[pos] = self._block_tokens[block] + inside
         return known
 
     def offset_after(self, k: int) -> int:
@@ -163,7 +167,7 @@ class TokenIndex:
             q1, head = a, 0
         else:
             q1 = self.first_separable(a + 1, b)
-            head = len(self._encode(self.text[a:q1])) if q1 is not None else 0
+            head = self._count_piece(self.text[a:q1]) if q1 is not None else 0
         self._head_memo = (a, q1, head)
         return q1, head
 
@@ -173,9 +177,20 @@ class TokenIndex:
         if memo[0] == b and memo[1] > q1:
             return memo[1], memo[2]
         q2 = b if b == self.n else (self.last_separable(q1 + 1, b) or q1)
-        tail = len(self._encode(self.text[q2:b])) if q2 < b else 0
+        tail = self._count_piece(self.text[q2:b]) if q2 < b else 0
         self._tail_memo = (b, q2, tail)
         return q2, tail
+
+    def _count_piece(self, piece: str) -> int:
+        """Tokens of a head or tail; short ones repeat ("." "。" ")."), so they are remembered."""
+        if len(piece) > 12:
+            return len(self._encode(piece))
+        known = self._piece_counts.get(piece)
+        if known is None:
+            if len(self._piece_counts) > 4096:
+                self._piece_counts.clear()
+            known = self._piece_counts[piece] = len(self._encode(piece))
+        return known
 
     def is_separable(self, p: int) -> bool:
         m = _SEPARABLE.match(self.text, p)

@@ -101,7 +101,11 @@ class Separators:
     # Each finder yields cut offsets in [lo, hi], in order.
     def _regex_cuts(self, pattern: re.Pattern, lo: int, hi: int, use_end: bool, check=None):
         text = self.text
-        for m in pattern.finditer(text, max(0, lo - 8), min(self.n, hi + 256)):
+        # Scan no further than the matches that can cut at or before hi need: a cut
+        # at a match's end, the one character its lookahead reads; a cut at a
+        # match's start (a run of whitespace), the rest of that run.
+        stop = hi + 1 if use_end else skip_space(text, hi)
+        for m in pattern.finditer(text, max(0, lo - 8), min(self.n, stop)):
             cut = m.end() if use_end else m.start()
             if cut > hi:
                 break
