@@ -90,6 +90,15 @@ def is_soft_wrap(text: str, i: int) -> bool:
     )
 
 
+# The levels found by a pattern: (pattern, cut at the match's end?, check).
+_REGEX_LEVELS = {
+    PARAGRAPH: (_PARAGRAPH, False, None),
+    SENTENCE: (_SENTENCE, True, is_sentence_end),
+    PHRASE: (_PHRASE, True, None),
+    WORD: (_WHITESPACE, False, None),
+}
+
+
 class Separators:
     """Candidate cuts of every level, found lazily in the window the packer asks about."""
 
@@ -98,35 +107,46 @@ class Separators:
         self.outline = outline
         self.n = len(text)
 
-    # Each finder yields cut offsets in [lo, hi], in order.
-    def _regex_cuts(self, pattern: re.Pattern, lo: int, hi: int, use_end: bool, check=None):
-        text = self.text
+    def _regex_matches(self, pattern: re.Pattern, lo: int, hi: int, use_end: bool):
         # Scan no further than the matches that can cut at or before hi need: a cut
         # at a match's end, the one character its lookahead reads; a cut at a
         # match's start (a run of whitespace), the rest of that run.
-        stop = hi + 1 if use_end else skip_space(text, hi)
-        for m in pattern.finditer(text, max(0, lo - 8), min(self.n, stop)):
+        stop = hi + 1 if use_end else skip_space(self.text, hi)
+        return pattern.finditer(self.text, max(0, lo - 8), min(self.n, stop))
+
+    # Each finder yields cut offsets in [lo, hi], in order.
+    def _regex_cuts(self, pattern: re.Pattern, lo: int, hi: int, use_end: bool, check=None):
+        text = self.text
+        for m in self._regex_matches(pattern, lo, hi, use_end):
             cut = m.end() if use_end else m.start()
             if cut > hi:
                 break
             if cut >= lo and (check is None or check(text, m)):
                 yield cut
 
+    def _last_regex_cut(self, level: int, lo: int, hi: int) -> int | None:
+        """The last cut of a regex level in [lo, hi]: matches are checked from the
+        end, so a window with many sentence ends checks only the last ones."""
+        pattern, use_end, check = _REGEX_LEVELS[level]
+        text = self.text
+        for m in reversed(list(self._regex_matches(pattern, lo, hi, use_end))):
+            cut = m.end() if use_end else m.start()
+            if cut < lo:
+                return None
+            if cut <= hi and (check is None or check(text, m)):
+                return cut
+        return None
+
     def cuts(self, level: int, lo: int, hi: int):
         if level == HEADING:
             starts = self.outline.starts
             i, j = bisect_left(starts, max(lo, 1)), bisect_right(starts, hi)
             return iter(starts[i:j])
-        if level == PARAGRAPH:
-            return self._regex_cuts(_PARAGRAPH, lo, hi, False)
         if level == LINE:
             return self._line_cuts(lo, hi)
-        if level == SENTENCE:
-            return self._regex_cuts(_SENTENCE, lo, hi, True, is_sentence_end)
-        if level == PHRASE:
-            return self._regex_cuts(_PHRASE, lo, hi, True)
-        if level == WORD:
-            return self._regex_cuts(_WHITESPACE, lo, hi, False)
+        if level in _REGEX_LEVELS:
+            pattern, use_end, check = _REGEX_LEVELS[level]
+            return self._regex_cuts(pattern, lo, hi, use_end, check)
         raise ValueError(level)
 
     def _line_cuts(self, lo: int, hi: int):
@@ -147,19 +167,16 @@ class Separators:
                 i = self.text.rfind("\n", lo, i)
             return i if i != -1 else None
         if level == HEADING:
-            return max(self.cuts(level, lo, hi), default=None)
+            starts = self.outline.starts
+            i = bisect_right(starts, hi) - 1
+            return starts[i] if i >= 0 and starts[i] >= max(lo, 1) else None
         # Look near hi first; most windows have a cut close to their end.
         for width in _WINDOWS:
             start = max(lo, hi - width)
-            found = None
-            for found in self.cuts(level, start, hi):  # noqa: B007
-                pass
+            found = self._last_regex_cut(level, start, hi)
             if found is not None or start == lo:
                 return found
-        found = None
-        for found in self.cuts(level, lo, hi):  # noqa: B007
-            pass
-        return found
+        return self._last_regex_cut(level, lo, hi)
 
     def first(self, level: int, lo: int, hi: int) -> int | None:
         """The first cut of this level in [lo, hi], or None."""
