@@ -31,7 +31,7 @@ _HSPACE = "\t\x0b\x0c \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 # text[p-1] is a line break and text[p] is not whitespace (no pre-token runs
 # from a line break into text, except o200k's punctuation run "!\n/").
 _SEPARABLE = re.compile(rf"(?<=\S)(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w\s'])|(?<=[\r\n])(?=[^\s/])")
-_SHORT = 48  # slices this short are simply encoded
+_SHORT = 48  # ASCII slices this short are simply encoded
 _BLOCK = 1 << 16  # characters tokenized per step
 
 
@@ -149,7 +149,11 @@ class TokenIndex:
     def count(self, a: int, b: int) -> int:
         """The exact token count of text[a:b]."""
         if b - a <= _SHORT:
-            return len(self._encode(self.text[a:b]))
+            piece = self.text[a:b]
+            # Short ASCII is cheapest to encode whole. Other scripts can be one long
+            # pre-token (a CJK clause) whose merge cost grows with its square.
+            if b - a <= 12 or piece.isascii():
+                return len(self._encode(piece))
         q1, head = self._head(a, b)
         if q1 is None:
             return len(self._encode(self.text[a:b]))
