@@ -252,7 +252,7 @@ class ChunkJob:
                 start = skip_space(text, graphemes.snap_forward(text, start + 1, end))
             return None
         # Choose by the estimate from the token index, then count exactly once.
-        start = self._unit_start(rule.overlap_unit, lo, end)
+        start = self.seps.unit_start(rule.overlap_unit, lo, end)
         if start is not None and end_tokens - index.tokens_before(start) >= overlap * rule.overlap_min_share:
             count = index.count(start, end)
             if count <= overlap:
@@ -263,14 +263,6 @@ class ChunkJob:
             if count <= overlap:
                 return start, count
             start = self._word_start(start + 1, end)
-        return None
-
-    def _unit_start(self, level: int, lo: int, end: int) -> int | None:
-        """The first start of a unit (sentence, line...) in [lo, end)."""
-        for cut in self.seps.cuts(level, max(0, lo - 8), end - 1):
-            start = skip_space(self.text, cut)
-            if lo <= start < end:
-                return start
         return None
 
     def _word_start(self, lo: int, end: int) -> int | None:

@@ -178,11 +178,28 @@ class Separators:
                 return found
         return self._last_regex_cut(level, lo, hi)
 
-    def first(self, level: int, lo: int, hi: int) -> int | None:
-        """The first cut of this level in [lo, hi], or None."""
-        if hi < lo:
+    def unit_start(self, level: int, lo: int, end: int) -> int | None:
+        """The first offset in [lo, end) where a unit of this level (a sentence,
+        a line...) starts: just after a cut, past its whitespace."""
+        text, floor = self.text, max(0, lo - 8)
+        if level not in _REGEX_LEVELS:
+            for cut in self.cuts(level, floor, end - 1):
+                start = skip_space(text, cut)
+                if lo <= start < end:
+                    return start
             return None
-        return next(iter(self.cuts(level, lo, hi)), None)
+        pattern, use_end, check = _REGEX_LEVELS[level]
+        for m in self._regex_matches(pattern, floor, end - 1, use_end):
+            cut = m.end() if use_end else m.start()
+            if cut < floor:
+                continue
+            start = skip_space(text, cut)
+            if start >= end:
+                return None
+            # Check only the candidates in range: the check is the costly part.
+            if start >= lo and (check is None or check(text, m)):
+                return start
+        return None
 
 
 def skip_space(text: str, i: int) -> int:
