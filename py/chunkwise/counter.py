@@ -11,9 +11,12 @@ at separable offsets, and the count of text[a:b] is
 
     count(text[a:q1]) + (tokens between q1 and q2) + count(text[q2:b])
 
-where q1 and q2 are the first and last separable offsets inside the slice: two
-tiny encodes plus a lookup. A test checks the split rule on random Unicode
-against both tokenizer backends.
+where q1 and q2 are the first and last separable offsets inside the slice (q1
+is a itself at a line start): two tiny encodes plus a lookup. A test checks the
+split rule on random Unicode against both tokenizer backends.
+
+Token ends are kept as character offsets, so lookups never convert between
+bytes and characters; with numpy (tiktoken) a block's ends are one array sum.
 """
 from __future__ import annotations
 
