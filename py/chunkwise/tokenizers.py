@@ -149,16 +149,19 @@ def _build(encoding: str, backend: str) -> Tokenizer:
 
 
 def _array_encoder(enc):
-    """tiktoken's encode_ordinary as a numpy array of ids, or None without numpy."""
+    """tiktoken's encode_ordinary as a numpy array of ids; None without numpy
+    (or with a tiktoken older than encode_to_numpy)."""
     try:
-        import numpy
+        import numpy  # noqa: F401  (encode_to_numpy imports it on each call)
     except ImportError:
         return None
-    core, no_special, uint32 = enc._core_bpe, frozenset(), numpy.uint32
+    if not hasattr(enc, "encode_to_numpy"):
+        return None
 
     def encode(text: str):
-        # No special tokens allowed: the same ids as encode_ordinary (tested).
-        return numpy.frombuffer(core.encode_to_tiktoken_buffer(text, no_special), dtype=uint32)
+        # No special token is allowed or disallowed: all are plain text, as in
+        # encode_ordinary (a test checks the ids are the same).
+        return enc.encode_to_numpy(text, disallowed_special=())
 
     return encode
 
