@@ -33,7 +33,6 @@ _PHRASE = re.compile(
 _PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
 _WHITESPACE = re.compile(r"\s+")
 _NONSPACE = re.compile(r"\S")
-_LIST_NUMBER = re.compile(r"\d{1,3}")
 _DOTTED = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")  # e.g  i.e  U.S  a.m  z.B
 
 # Common abbreviations that end in a period but rarely end a sentence.
@@ -66,11 +65,11 @@ def is_sentence_end(text: str, m: re.Match) -> bool:
     word = _word_before(text, m.start())
     if not word:
         return True
-    if word.lower() in ABBREVIATIONS or _DOTTED.fullmatch(word):
+    if word.lower() in ABBREVIATIONS or ("." in word and _DOTTED.fullmatch(word)):
         return False
     if len(word) == 1 and word.isupper():
         return False  # an initial: "J. R. R. Tolkien"
-    if _LIST_NUMBER.fullmatch(word):
+    if len(word) <= 3 and word.isdecimal():  # what \d{1,3} matches
         j = m.start() - len(word)
         while j > 0 and text[j - 1] in " \t":
             j -= 1
