@@ -124,8 +124,7 @@ class TokenIndex:
         known = self._tokens_before.get(pos)
         if known is not None:
             return known
-        if pos > self.done:
-            self.ensure(pos)
+        self.ensure(pos)
         if len(self._tokens_before) > 64:  # the packer asks about a few recent offsets
             self._tokens_before.clear()
         block = bisect_right(self._block_starts, pos) - 1
