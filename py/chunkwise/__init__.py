@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 
-from .engine import chunk_document
+from .engine import Document, chunk_document, default_overlap
 from .model import BOUNDARIES, ENCODINGS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
 
 __all__ = [
@@ -17,23 +17,28 @@ __all__ = [
     "STRATEGIES",
     "Chunk",
     "ChunkwiseWarning",
+    "Document",
     "Result",
     "Settings",
     "chunk",
     "chunk_document",
+    "default_overlap",
 ]
 __version__ = "0.1.0"
 
 
 def chunk(
-    text: str,
+    text: str | Document,
     *,
     max_tokens: int = 512,
-    overlap: int = 64,
+    overlap: int | None = None,
     strategy: str = "smart",
     encoding: str = "cl100k_base",
 ) -> list[Chunk]:
     """Split `text` into chunks of at most `max_tokens` tokens (overlap included).
+
+    The overlap defaults to an eighth of max_tokens (default_overlap: 64 for 512).
+    `text` may be a Document, prepared once and chunked with many settings.
 
     Settings that make no sense are adjusted and reported as ChunkwiseWarning;
     use chunk_document() to get those messages and the source's token count.

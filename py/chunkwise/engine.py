@@ -1,8 +1,9 @@
-"""The packing routine: one loop that places every cut under the exact budget.
+"""Document once, settings many: what depends only on the text is a Document,
+prepared lazily and kept; packing it under a budget depends only on the settings.
 
-Each chunk starts at a;
+The packing routine places every cut under the exact budget. Each chunk starts at a;
   1. estimate hi, the farthest end within the budget, from the token index;
-  2. pick a cut in (floor, hi] by the strategy's rule (strongest first for smart);
+  2. pick a cut in (floor, hi] by the strategy's policy (strongest first for smart);
   3. count the chunk exactly; if it is over (estimates can be off by a token
      or two at the edges), lower hi and pick again.
 Overlap: the next chunk starts inside this one's tail (at a sentence or word
@@ -12,32 +13,46 @@ from __future__ import annotations
 
 import math
 import time
+from functools import cached_property
+from typing import Iterator, NamedTuple
 
 from . import graphemes
 from .counter import CharIndex, TokenIndex
 from .markdown import Outline
 from .model import BOUNDARIES, ENCODINGS, HEADING, STRATEGIES, TOKEN, Chunk, Result, Settings
 from .separators import Separators, next_space, skip_space, trim_end
-from .strategies import MIN_FILL, RULES, fallback_levels
+from .strategies import FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, WINDOWS, Strategy
 from .textio import replace_surrogates
 from .tokenizers import get_tokenizer
 
 END = -1  # the pseudo level of the document's end
 # Any single code point is at most 4 UTF-8 bytes, each a token of its own at worst.
 MIN_BPE_BUDGET = 4
+# The default overlap is this share of max_tokens, rounded down (64 for 512).
+OVERLAP_SHARE = 0.125
+
+
+def default_overlap(max_tokens: int) -> int:
+    """The overlap used when none is given: an eighth of the size, rounded down."""
+    return math.floor(max_tokens * OVERLAP_SHARE)
 
 
 def settle(max_tokens, overlap, strategy: str, encoding: str) -> tuple[int, int, list[str]]:
-    """Validate settings; return the budget and overlap to use, and what was adjusted."""
+    """Validate settings; return the budget and overlap to use, and what was adjusted.
+    An overlap of None is the default: default_overlap(max_tokens)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     for name, value in (("max_tokens", max_tokens), ("overlap", overlap)):
+        if name == "overlap" and value is None:
+            continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"{name} must be a whole number, not {value!r}")
     if max_tokens < 1:
         raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")
+    if overlap is None:
+        overlap = default_overlap(max_tokens)
     if overlap < 0:
         raise ValueError(f"overlap must be 0 or more, not {overlap}")
     warnings = []
@@ -60,30 +75,106 @@ def settle(max_tokens, overlap, strategy: str, encoding: str) -> tuple[int, int,
     return budget, overlap, warnings
 
 
-class ChunkJob:
-    """Chunks one document incrementally: step() returns the next chunks within a
-    time slice, so a caller (the page's worker) can render and cancel between slices."""
+class Document:
+    """Everything that depends only on the text, computed on first use and kept:
+    the text with lone surrogates repaired, its Markdown outline, its candidate
+    cuts, and one token index per encoding. Chunk it as often as you like with
+    different settings; only the packing runs again."""
 
-    def __init__(self, text: str, *, max_tokens=512, overlap=64, strategy="smart", encoding="cl100k_base"):
+    def __init__(self, text: str):
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
-        budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding)
-        text, surrogates = replace_surrogates(text)
-        if surrogates:
-            warnings.append(f"{surrogates} lone surrogate code point(s) were replaced by U+FFFD.")
-        self.text = text
-        self.settings = Settings(budget, overlap, strategy, encoding)
-        self.warnings = warnings
-        self.rule = RULES[strategy]
-        # Tokens a chunk must reach for a cut of each level to be taken (smart).
-        self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
+        self.text, surrogates = replace_surrogates(text)
+        self.warnings = [f"{surrogates} lone surrogate code point(s) were replaced by U+FFFD."] if surrogates else []
+        self._indexes: dict[tuple[str, str], TokenIndex | CharIndex] = {}
+
+    @cached_property
+    def outline(self) -> Outline:
+        return Outline(self.text)
+
+    @cached_property
+    def separators(self) -> Separators:
+        return Separators(self.text, self.outline)
+
+    @cached_property
+    def stop(self) -> int:
+        """The end of the last non-whitespace character."""
+        return trim_end(self.text, 0, len(self.text))
+
+    @cached_property
+    def first(self) -> int:
+        """Where the first chunk starts: the first non-whitespace character."""
+        return skip_space(self.text, 0) if self.stop else 0
+
+    def index(self, encoding: str) -> TokenIndex | CharIndex:
+        """The token index of this encoding (with the current backend), kept for the next run."""
         tokenizer = get_tokenizer(encoding)
-        self.index = CharIndex(text) if encoding == "chars" else TokenIndex(text, tokenizer)
-        self.outline = Outline(text)
-        self.seps = Separators(text, self.outline)
+        key = (tokenizer.name, tokenizer.backend)
+        index = self._indexes.get(key)
+        if index is None:
+            index = CharIndex(self.text) if encoding == "chars" else TokenIndex(self.text, tokenizer)
+            self._indexes[key] = index
+        return index
+
+    def chunk(self, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base") -> Result:
+        """All chunks of this document with these settings."""
+        return ChunkJob(self, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding).result()
+
+
+# -- named values the packer passes around -----------------------------------
+class Window(NamedTuple):
+    """Where the chunk starting at `a` may end: a cut in (floor, hi]."""
+
+    a: int
+    floor: int
+    hi: int
+
+
+class Candidate(NamedTuple):
+    """A place a chunk may end, and its level (HEADING ... TOKEN, or END)."""
+
+    cut: int
+    level: int
+
+
+class Ending(NamedTuple):
+    """The chosen end of a chunk: its cut, level, end (trailing whitespace dropped) and exact count."""
+
+    cut: int
+    level: int
+    end: int
+    tokens: int
+
+
+class Overlap(NamedTuple):
+    """Where the next chunk starts inside this one's tail, and the exact count of the repeated text."""
+
+    start: int
+    tokens: int
+
+
+class ChunkJob:
+    """Chunks one document incrementally: step() returns the next chunks within a
+    time slice, so a caller (the page's worker) can render and cancel between slices.
+    `source` is a Document (prepared once, for many runs) or the text itself."""
+
+    def __init__(self, source: Document | str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base"):
+        budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding)
+        doc = source if isinstance(source, Document) else Document(source)
+        self.document = doc
+        self.text = doc.text
+        self.settings = Settings(budget, overlap, strategy, encoding)
+        self.warnings = warnings + doc.warnings
+        self.strategy = SPECS[strategy]
+        self.policy = POLICIES[self.strategy.kind](self.strategy)
+        # Tokens a chunk must reach for a cut of each level to be taken (structure first).
+        self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
+        self.index = doc.index(encoding)
+        self.outline = doc.outline
+        self.seps = doc.separators
         self.chunks: list[Chunk] = []
-        self.stop = trim_end(text, 0, len(text))  # end of the last non-whitespace character
-        self.pos = skip_space(text, 0) if self.stop else 0
+        self.stop = doc.stop
+        self.pos = doc.first
         self.prev_end = 0  # end of the previous chunk: overlap lies before it
         self.overlap_tokens = 0  # exact count of text[pos:prev_end]
 
@@ -114,58 +205,55 @@ class ChunkJob:
     # -- one chunk -----------------------------------------------------------
     def _next_chunk(self) -> Chunk:
         a = self.pos
-        floor = max(a, self.prev_end)
-        plan = self._plan(a, floor)
-        if plan is None:  # the overlap left no room for new text: drop it
-            a = floor = skip_space(self.text, self.prev_end)
-            plan = self._plan(a, floor)
-        cut, level, end, count = plan
-        overlap_tokens = self.overlap_tokens if a < self.prev_end else 0
+        ending = self._ending(Window(a, max(a, self.prev_end), 0))
+        if ending is None:  # the overlap left no room for new text: drop it
+            a = skip_space(self.text, self.prev_end)
+            ending = self._ending(Window(a, a, 0))
         chunk = Chunk(
             index=len(self.chunks),
-            text=self.text[a:end],
+            text=self.text[a : ending.end],
             start=a,
-            end=end,
-            token_count=count,
-            overlap_tokens=overlap_tokens,
-            boundary=BOUNDARIES[level + 1] if level != END else "end",
+            end=ending.end,
+            token_count=ending.tokens,
+            overlap_tokens=self.overlap_tokens if a < self.prev_end else 0,
+            boundary=BOUNDARIES[ending.level + 1] if ending.level != END else "end",
             headings=self.outline.path_at(a),
         )
         self.chunks.append(chunk)
-        self._advance(a, cut, level, end)
+        self._advance(a, ending)
         return chunk
 
-    def _advance(self, a: int, cut: int, level: int, end: int) -> None:
-        if level == END:
+    def _advance(self, a: int, ending: Ending) -> None:
+        if ending.level == END:
             self.pos = self.stop
             return
-        fresh = skip_space(self.text, cut)
-        self.prev_end = end
+        fresh = skip_space(self.text, ending.cut)
+        self.prev_end = ending.end
         # A new section starts clean: no overlap across a heading.
         overlap = None
-        if self.settings.overlap and level != HEADING and fresh < self.stop:
-            overlap = self._overlap_start(a, end)
+        if self.settings.overlap and ending.level != HEADING and fresh < self.stop:
+            overlap = self._overlap_start(a, ending.end)
         self.pos, self.overlap_tokens = overlap or (fresh, 0)
 
-    def _plan(self, a: int, floor: int):
-        """(cut, level, end, exact count) for the chunk starting at a, or None."""
+    def _ending(self, w: Window) -> Ending | None:
+        """The end of the chunk starting at w.a (past w.floor) that fits the budget, or None."""
         budget = self.settings.max_tokens
-        hi = self._reach(a, budget)
-        if hi >= self.stop and not self.rule.must:
-            count = self.index.count(a, self.stop)
+        hi = self._reach(w.a, budget)
+        if hi >= self.stop and self.policy.whole_rest_fits_one_chunk:
+            count = self.index.count(w.a, self.stop)
             if count <= budget:
-                return self.stop, END, self.stop, count
+                return Ending(self.stop, END, self.stop, count)
             hi = self.stop - 1
-        while hi > floor:
-            cut, level = self._pick(a, floor, min(hi, self.stop))
-            end = self.stop if level == END else trim_end(self.text, a, cut)
-            count = self.index.count(a, end)
+        while hi > w.floor:
+            cut, level = self.policy.pick(self, w._replace(hi=min(hi, self.stop)))
+            end = self.stop if level == END else trim_end(self.text, w.a, cut)
+            count = self.index.count(w.a, end)
             if count <= budget:
-                return cut, level, end, count
+                return Ending(cut, level, end, count)
             if end > hi:  # the one-character fallback did not fit either
                 break
             hi = end - 1
-        if a == floor:  # no room even for one character: impossible with budget >= 4
+        if w.a == w.floor:  # no room even for one character: impossible with budget >= 4
             raise AssertionError("no cut fits the budget")  # pragma: no cover
         return None
 
@@ -174,96 +262,84 @@ class ChunkJob:
         k = self.index.tokens_before(a) + tokens
         return self.index.offset_after(k)
 
-    def _pick(self, a: int, floor: int, hi: int):
-        """Choose a cut in (floor, hi]: (cut, level); a token cut when nothing else fits."""
-        rule, seps, text = self.rule, self.seps, self.text
-        if rule.hard:
-            return self._token_cut(a, floor, hi), TOKEN
-        if rule.must:
-            cut = self._must_cut(a, floor, hi)
-            if cut is not None:
-                return cut, rule.must[0]
-            if hi >= self.stop:
-                return self.stop, END
-        if rule.greedy:
-            best = None
-            for level in rule.levels:
-                cut = seps.last(level, floor + 1, hi)
-                if cut is not None and trim_end(text, a, cut) > floor and (best is None or cut > best[0]):
-                    best = (cut, level)
-            if best:
-                return best
-            levels = fallback_levels(rule)
-        else:
-            levels = rule.levels
-        # Structure first: the strongest cut that keeps the chunk reasonably full;
-        # else the farthest cut of any level below its fill, before a token cut.
-        # The last cut of a level decides both, so each level is searched once,
-        # and its fill offset is looked up only when it has a cut at all.
-        first_token = self.index.tokens_before(a)
-        fallback = None
+    # -- the candidates a policy picks from -----------------------------------
+    def candidates(self, w: Window, levels: tuple[int, ...]) -> Iterator[Candidate]:
+        """For each level in order, its last cut in the window, where one leaves some
+        text in the chunk (no cut, or only whitespace before it: an earlier one will
+        not do either). Lazy: a policy that stops early searches no weaker level."""
+        last, text = self.seps.last, self.text
         for level in levels:
-            cut = seps.last(level, floor + 1, hi)
-            if cut is None or trim_end(text, a, cut) <= floor:
-                continue  # no cut, or only whitespace before it: neither will an earlier one do
-            if cut >= self.index.offset_after(first_token + self._fill[level]):
-                return cut, level
-            if fallback is None or cut > fallback[0]:
-                fallback = (cut, level)
-        if fallback:
-            return fallback
-        return self._token_cut(a, floor, hi), TOKEN
+            cut = last(level, w.floor + 1, w.hi)
+            if cut is not None and trim_end(text, w.a, cut) > w.floor:
+                yield Candidate(cut, level)
 
-    def _must_cut(self, a: int, floor: int, hi: int) -> int | None:
-        """The first must-cut (a heading) after some body text of this chunk."""
-        body = a
+    def structure_first(self, w: Window, levels: tuple[int, ...]) -> Candidate:
+        """The strongest cut that keeps the chunk reasonably full; else the farthest
+        cut of any level below its fill; else a cut between tokens."""
+        fallback = None
+        for c in self.candidates(w, levels):
+            if c.cut >= self._fill_offset(w.a, c.level):
+                return c
+            if fallback is None or c.cut > fallback.cut:
+                fallback = c
+        return fallback or self.token_cut(w)
+
+    def _fill_offset(self, a: int, level: int) -> int:
+        """Where a chunk starting at a reaches the fill a cut of this level needs."""
+        return self.index.offset_after(self.index.tokens_before(a) + self._fill[level])
+
+    def heading_cut(self, w: Window) -> Candidate | None:
+        """The first cut before a heading after some body text of this chunk."""
+        body = w.a
         while (heading := self.outline.heading_at(body)) is not None:
             body = skip_space(self.text, heading.end)
-        for cut in self.seps.cuts(HEADING, max(floor + 1, body + 1), hi):
-            if trim_end(self.text, a, cut) > floor:
-                return cut
+        for cut in self.seps.cuts(HEADING, max(w.floor + 1, body + 1), w.hi):
+            if trim_end(self.text, w.a, cut) > w.floor:
+                return Candidate(cut, HEADING)
         return None
 
-    def _token_cut(self, a: int, floor: int, hi: int) -> int:
+    def token_cut(self, w: Window) -> Candidate:
         """A cut between tokens at or before hi that splits no grapheme cluster;
         at the least, one more character than the floor."""
-        cut = graphemes.snap_back(self.text, hi, floor)
-        if trim_end(self.text, a, cut) > floor:
-            return cut
-        return skip_space(self.text, floor) + 1
+        cut = graphemes.snap_back(self.text, w.hi, w.floor)
+        if trim_end(self.text, w.a, cut) <= w.floor:
+            cut = skip_space(self.text, w.floor) + 1
+        return Candidate(cut, TOKEN)
 
     # -- overlap -------------------------------------------------------------
-    def _overlap_start(self, a: int, end: int) -> tuple[int, int] | None:
-        """Where the next chunk starts inside this one's tail and the exact token
-        count of the repeated text, or None for no overlap."""
-        overlap, index, text = self.settings.overlap, self.index, self.text
+    def _overlap_start(self, a: int, end: int) -> Overlap | None:
+        """The first overlap start (see _overlap_starts) whose text fits the overlap."""
+        overlap, index = self.settings.overlap, self.index
         end_tokens = index.tokens_before(end)
         first = end_tokens - overlap
         lo = max(a + 1, index.offset_after(first) if first > index.tokens_before(a) else a + 1)
         if lo >= end:
             return None
-        rule = self.rule
-        if rule.overlap_unit is None:
+        for start in self._overlap_starts(lo, end, end_tokens):
+            count = index.count(start, end)
+            if count <= overlap:
+                return Overlap(start, count)
+        return None
+
+    def _overlap_starts(self, lo: int, end: int, end_tokens: int) -> Iterator[int]:
+        """Where the overlap may start in [lo, end), best first: the start of the
+        strategy's unit (chosen by the estimate, counted once), then each word start;
+        for token windows, each character start that splits no grapheme cluster."""
+        text, unit = self.text, self.strategy.overlap_unit
+        if unit is None:
             start = skip_space(text, graphemes.snap_forward(text, lo, end))
             while start < end:
-                count = index.count(start, end)
-                if count <= overlap:
-                    return start, count
+                yield start
                 start = skip_space(text, graphemes.snap_forward(text, start + 1, end))
-            return None
-        # Choose by the estimate from the token index, then count exactly once.
-        start = self.seps.unit_start(rule.overlap_unit, lo, end)
-        if start is not None and end_tokens - index.tokens_before(start) >= overlap * rule.overlap_min_share:
-            count = index.count(start, end)
-            if count <= overlap:
-                return start, count
+            return
+        start = self.seps.unit_start(unit, lo, end)
+        wanted = self.settings.overlap * self.strategy.overlap_min_share
+        if start is not None and end_tokens - self.index.tokens_before(start) >= wanted:
+            yield start
         start = self._word_start(lo, end)
         while start is not None:
-            count = index.count(start, end)
-            if count <= overlap:
-                return start, count
+            yield start
             start = self._word_start(start + 1, end)
-        return None
 
     def _word_start(self, lo: int, end: int) -> int | None:
         """The first offset in [lo, end) that begins a word (follows whitespace)."""
@@ -277,7 +353,64 @@ class ChunkJob:
         return start if start < end else None
 
 
-def chunk_document(text: str, *, max_tokens=512, overlap=64, strategy="smart", encoding="cl100k_base") -> Result:
-    """Chunk the whole text at once; the Result also carries warnings and the source's token count."""
-    job = ChunkJob(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
-    return job.result()
+# -- one small policy per kind of strategy -------------------------------------
+class StructureFirst:
+    """smart: the strongest cut that keeps the chunk reasonably full."""
+
+    whole_rest_fits_one_chunk = True
+
+    def __init__(self, strategy: Strategy):
+        self.levels = strategy.levels
+
+    def pick(self, job: ChunkJob, w: Window) -> Candidate:
+        return job.structure_first(w, self.levels)
+
+
+class Farthest:
+    """paragraphs, lines, sentences: the farthest cut of the strategy's levels (the
+    stronger level on a tie); a unit too big alone is split structure-first below them."""
+
+    whole_rest_fits_one_chunk = True
+
+    def __init__(self, strategy: Strategy):
+        self.levels = strategy.levels
+        self.fallback_levels = strategy.fallback_levels
+
+    def pick(self, job: ChunkJob, w: Window) -> Candidate:
+        best = max(job.candidates(w, self.levels), key=lambda c: c.cut, default=None)
+        return best or job.structure_first(w, self.fallback_levels)
+
+
+class Sections(Farthest):
+    """markdown: a cut before every heading, even when the rest would fit the budget."""
+
+    whole_rest_fits_one_chunk = False
+
+    def pick(self, job: ChunkJob, w: Window) -> Candidate:
+        heading = job.heading_cut(w)
+        if heading is not None:
+            return heading
+        if w.hi >= job.stop:
+            return Candidate(job.stop, END)
+        return super().pick(job, w)
+
+
+class Windows:
+    """tokens: fixed token windows, cut between tokens only."""
+
+    whole_rest_fits_one_chunk = True
+
+    def __init__(self, strategy: Strategy):
+        pass
+
+    def pick(self, job: ChunkJob, w: Window) -> Candidate:
+        return job.token_cut(w)
+
+
+POLICIES = {STRUCTURE: StructureFirst, FARTHEST: Farthest, SECTIONS: Sections, WINDOWS: Windows}
+
+
+def chunk_document(text: str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base") -> Result:
+    """Chunk the whole text at once; the Result also carries warnings and the source's token count.
+    `text` may be a Document, prepared once for many settings."""
+    return ChunkJob(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding).result()

@@ -1,4 +1,5 @@
-"""What each strategy may cut at. One packing routine (engine.py) does the rest."""
+"""What each strategy may cut at and how it picks among its cuts: data only.
+The packing routine (engine.py) has one small policy per kind of picking."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,33 +12,62 @@ LADDER = (HEADING, PARAGRAPH, LINE, SENTENCE, PHRASE, WORD)
 # full (share of the budget); weaker levels must fill more to be worth it.
 MIN_FILL = {HEADING: 0.25, PARAGRAPH: 0.5, LINE: 0.6, SENTENCE: 0.6, PHRASE: 0.75, WORD: 0.8}
 
+# How a strategy picks a cut among the candidates in reach (see engine.POLICIES):
+STRUCTURE = "structure"  # the strongest cut that keeps the chunk reasonably full (MIN_FILL)
+FARTHEST = "farthest"  # the farthest cut of its levels; a unit too big for the budget is
+#                        split structure-first at the levels below them
+SECTIONS = "sections"  # a cut before every heading, even when the rest would fit; then FARTHEST
+WINDOWS = "windows"  # fixed token windows: a cut between tokens only
+
 
 @dataclass(frozen=True)
-class Rule:
+class Strategy:
+    name: str
+    help: str  # one sentence: the CLI's --help, the page and the README read it
+    kind: str  # STRUCTURE, FARTHEST, SECTIONS or WINDOWS
     levels: tuple[int, ...]  # where the strategy may cut; strongest first
-    greedy: bool  # True: the farthest allowed cut; False: structure first (smart)
-    must: tuple[int, ...] = ()  # levels it must cut at, even when the rest would fit
     # The overlap starts at the start of this unit when one fits, else at a word
     # start; None: between tokens. Smart takes a sentence start only when it keeps
     # at least half the overlap, the others keep their unit whole when they can.
     overlap_unit: int | None = SENTENCE
     overlap_min_share: float = 0.0
-    hard: bool = False  # cut between tokens only (the fixed-window baseline)
+
+    @property
+    def fallback_levels(self) -> tuple[int, ...]:
+        """When a unit is over budget: the smart ladder below the strategy's weakest level."""
+        if not self.levels:
+            return ()
+        weakest = max(self.levels)
+        return tuple(level for level in LADDER if level > weakest)
 
 
-RULES = {
-    "smart": Rule(LADDER, greedy=False, overlap_min_share=0.5),
-    "paragraphs": Rule((HEADING, PARAGRAPH), greedy=True, overlap_unit=PARAGRAPH),
-    "markdown": Rule((HEADING,), greedy=True, must=(HEADING,)),
-    "lines": Rule((HEADING, PARAGRAPH, LINE), greedy=True, overlap_unit=LINE),
-    "sentences": Rule((HEADING, PARAGRAPH, SENTENCE), greedy=True),
-    "tokens": Rule((), greedy=True, overlap_unit=None, hard=True),
+SPECS = {
+    s.name: s
+    for s in (
+        Strategy(
+            "smart",
+            "Structure first: cuts before headings, then at blank lines, line breaks, sentence ends,"
+            " phrase breaks and words, and only then between tokens; packs pieces up to the budget.",
+            STRUCTURE,
+            LADDER,
+            overlap_min_share=0.5,
+        ),
+        Strategy(
+            "paragraphs",
+            "Whole paragraphs (blank-line blocks) packed together; a paragraph is split only if it alone is too big.",
+            FARTHEST,
+            (HEADING, PARAGRAPH),
+            overlap_unit=PARAGRAPH,
+        ),
+        Strategy(
+            "markdown",
+            "One chunk per Markdown heading section (a heading with no text of its own joins the next);"
+            " long sections are split further.",
+            SECTIONS,
+            (HEADING,),
+        ),
+        Strategy("lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, LINE), overlap_unit=LINE),
+        Strategy("sentences", "Whole sentences packed together.", FARTHEST, (HEADING, PARAGRAPH, SENTENCE)),
+        Strategy("tokens", "Fixed windows of tokens: the naive baseline, ignores structure.", WINDOWS, (), overlap_unit=None),
+    )
 }
-
-
-def fallback_levels(rule: Rule) -> tuple[int, ...]:
-    """When a unit is over budget, the smart ladder below the rule's weakest level."""
-    if not rule.levels:
-        return ()
-    weakest = max(rule.levels)
-    return tuple(level for level in LADDER if level > weakest)
