@@ -16,8 +16,9 @@ export const STRATEGY_HELP = {
   tokens: "Fixed windows of tokens: the baseline, ignores structure.",
 };
 
-// Default overlap: about 12% of the chunk size (64 for 512).
-export const defaultOverlap = (maxTokens) => Math.round(maxTokens * 0.125);
+// Default overlap: an eighth of the chunk size, rounded down (64 for 512), as in
+// the package (chunkwise.default_overlap) and the CLI.
+export const defaultOverlap = (maxTokens) => Math.floor(maxTokens * 0.125);
 
 export const DEFAULTS = Object.freeze({
   strategy: "smart",

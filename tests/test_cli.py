@@ -30,6 +30,14 @@ def test_jsonl_from_a_file_matches_the_library():
     assert out.stdout.endswith(b"\n") and b"\r" not in out.stdout
 
 
+def test_the_default_overlap_is_the_libraries_an_eighth_of_the_size():
+    text = RUSSIAN.read_text(encoding="utf-8")
+    out = run(RUSSIAN, "--max-tokens", 256)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == export.to_jsonl(chunkwise.chunk(text, max_tokens=256, overlap=32)).encode("utf-8")
+    assert out.stdout == export.to_jsonl(chunkwise.chunk(text, max_tokens=256)).encode("utf-8")
+
+
 def test_stdin_and_every_format(tmp_path):
     text = "# Title\n\nFirst paragraph. Second sentence.\n\nSecond paragraph.\n"
     chunks = chunkwise.chunk(text, max_tokens=8, overlap=0)

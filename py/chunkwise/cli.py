@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files (default: standard input)")
     parser.add_argument("--max-tokens", type=_positive, default=512, metavar="N", help="budget per chunk, overlap included (default 512)")
-    parser.add_argument("--overlap", type=_non_negative, default=64, metavar="N", help="tokens repeated from the previous chunk (default 64)")
+    parser.add_argument("--overlap", type=_non_negative, default=None, metavar="N", help="tokens repeated from the previous chunk (default: an eighth of --max-tokens, 64 for 512)")
     parser.add_argument("--strategy", choices=STRATEGIES, default="smart", help="where cuts may fall (default smart)")
     parser.add_argument("--encoding", choices=ENCODINGS, default="cl100k_base", help="tokenizer (default cl100k_base; chars counts characters)")
     parser.add_argument("--format", choices=("jsonl", "json", "text"), default="jsonl", help="output format (default jsonl)")

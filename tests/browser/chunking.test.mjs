@@ -55,7 +55,7 @@ describe("chunking a pasted document", () => {
       if (change.encoding) current.encoding = change.encoding;
       if (change.size) current.max_tokens = change.size;
       if (change.overlap != null) { current.overlap = change.overlap; overlapAuto = false; }
-      if (overlapAuto) current.overlap = Math.round(current.max_tokens / 8);
+      if (overlapAuto) current.overlap = Math.floor(current.max_tokens / 8);
       // The overlap follows the size (12.5%) only until the user sets it.
       assert.equal(await page.inputValue("[data-testid=overlap]"), String(current.overlap));
       await assertMatchesEngine(page, doc, current);
