@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import warnings
 
+__version__ = "0.1.0"  # before the imports: chunkwise.about reads it
+
+from .about import describe  # noqa: E402
 from .engine import Document, chunk_document, default_overlap
 from .model import BOUNDARIES, ENCODINGS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
 
@@ -23,8 +26,8 @@ __all__ = [
     "chunk",
     "chunk_document",
     "default_overlap",
+    "describe",
 ]
-__version__ = "0.1.0"
 
 
 def chunk(

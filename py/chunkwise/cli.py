@@ -5,32 +5,40 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 
 from . import export, stats
+from .about import DEFAULTS, FORMATS, OVERLAP_RULE, describe
 from .engine import chunk_document
 from .model import ENCODINGS, STRATEGIES
 from .textio import decode_bytes
 
-EPILOG = """\
+EXAMPLES = """\
 examples:
   python -m chunkwise notes.md > notes.chunks.jsonl
   python -m chunkwise --max-tokens 256 --overlap 32 --strategy markdown docs/*.md -o chunks.jsonl
   cat app.log | python -m chunkwise --strategy lines --format text --headers
-
-strategies:
-  smart       structure first: headings, blank lines, line breaks, sentences,
-              phrases, words, and only then a cut between tokens (default)
-  paragraphs  whole blank-line blocks packed together
-  markdown    one chunk per heading section
-  lines       whole lines packed (logs, CSV, lists)
-  sentences   whole sentences packed
-  tokens      fixed token windows (the naive baseline)
-In every strategy a piece that is still too big is split by `smart`.
-
-Each JSONL record: index, text, start, end (code point offsets into the input),
-token_count, overlap_tokens, boundary (why the chunk ends there), headings
-(the Markdown heading path), and source (the file name, with several files).
 """
+
+
+def epilog() -> str:
+    """Examples, then the strategies and the record fields, as describe() states them."""
+    d = describe()
+    lines = [EXAMPLES, "strategies:"]
+    for s in d["strategies"]:
+        name = s["name"] + (" (default)" if s["name"] == d["defaults"]["strategy"] else "")
+        body = textwrap.wrap(s["help"], 56)
+        lines.append(f"  {name:<20}{body[0]}")
+        lines += [" " * 22 + line for line in body[1:]]
+    lines.append("In every strategy a piece that is still too big is split by `smart`.")
+    lines.append("")
+    lines.append("boundary (why a chunk ends there): " + ", ".join(f"{b['name']} ({b['help']})" for b in d["boundaries"]) + ".")
+    lines.append("")
+    lines.append(
+        "Each JSONL record: " + ", ".join(d["record_fields"]) + " (start and end are code point offsets"
+        " into the input), and source (the file name, with several files)."
+    )
+    return "\n".join(textwrap.fill(line, 78, subsequent_indent="  ") if line.startswith(("boundary", "Each")) else line for line in lines) + "\n"
 
 
 def _whole_number(minimum: int, wording: str):
@@ -56,15 +64,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m chunkwise",
         description="Split documents into token-budgeted chunks for retrieval (RAG), with exact token counts.",
-        epilog=EPILOG,
+        epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files (default: standard input)")
-    parser.add_argument("--max-tokens", type=_positive, default=512, metavar="N", help="budget per chunk, overlap included (default 512)")
-    parser.add_argument("--overlap", type=_non_negative, default=None, metavar="N", help="tokens repeated from the previous chunk (default: an eighth of --max-tokens, 64 for 512)")
-    parser.add_argument("--strategy", choices=STRATEGIES, default="smart", help="where cuts may fall (default smart)")
-    parser.add_argument("--encoding", choices=ENCODINGS, default="cl100k_base", help="tokenizer (default cl100k_base; chars counts characters)")
-    parser.add_argument("--format", choices=("jsonl", "json", "text"), default="jsonl", help="output format (default jsonl)")
+    parser.add_argument("--max-tokens", type=_positive, default=DEFAULTS["max_tokens"], metavar="N",
+                        help=f"budget per chunk, overlap included (default {DEFAULTS['max_tokens']})")
+    parser.add_argument("--overlap", type=_non_negative, default=None, metavar="N",
+                        help=f"tokens repeated from the previous chunk (default: {OVERLAP_RULE})")
+    parser.add_argument("--strategy", choices=STRATEGIES, default=DEFAULTS["strategy"],
+                        help=f"where cuts may fall (default {DEFAULTS['strategy']}; see below)")
+    parser.add_argument("--encoding", choices=ENCODINGS, default=DEFAULTS["encoding"],
+                        help=f"tokenizer (default {DEFAULTS['encoding']}; chars counts characters)")
+    parser.add_argument("--format", choices=FORMATS, default=DEFAULTS["format"], help=f"output format (default {DEFAULTS['format']})")
     parser.add_argument("--headers", action="store_true", help="with --format text: head each chunk with '--- Chunk n/N ---'")
     parser.add_argument("--stats", action="store_true", help="print the stats of each input to standard error as JSON")
     parser.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")

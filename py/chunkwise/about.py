@@ -1,0 +1,64 @@
+"""One source of truth for what the engine offers: strategies with their help
+text, encodings, boundary kinds with their explanations, defaults and limits.
+The CLI's --help, the page (through the worker: bridge.describe) and the README
+all read describe()."""
+from __future__ import annotations
+
+from . import __version__
+from .engine import MIN_BPE_BUDGET, OVERLAP_SHARE
+from .model import BOUNDARIES, ENCODINGS, STRATEGIES
+from .strategies import SPECS
+
+# Labels as the page shows them, and one line of help each.
+STRATEGY_LABELS = {
+    "smart": "Smart",
+    "paragraphs": "Paragraphs",
+    "markdown": "Markdown headings",
+    "lines": "Lines",
+    "sentences": "Sentences",
+    "tokens": "Fixed tokens",
+}
+ENCODING_HELP = {
+    "cl100k_base": ("cl100k_base (GPT-4, GPT-3.5)", "OpenAI's tokenizer of GPT-4, GPT-3.5 and text-embedding-3."),
+    "o200k_base": ("o200k_base (GPT-4o and later)", "OpenAI's tokenizer of GPT-4o and later models."),
+    "chars": ("Characters", "Counts characters (code points) instead of tokens."),
+}
+# Why a chunk ends where it does (strongest first), as a reader would say it.
+BOUNDARY_HELP = {
+    "end": "end of document",
+    "heading": "before a heading",
+    "paragraph": "paragraph break",
+    "line": "line break",
+    "sentence": "sentence end",
+    "phrase": "phrase break",
+    "word": "between words",
+    "token": "between tokens",
+}
+FORMATS = ("jsonl", "json", "text")
+DEFAULTS = {"max_tokens": 512, "strategy": "smart", "encoding": "cl100k_base", "format": "jsonl"}
+MAX_TOKENS_LIMIT = 1_000_000  # the page's input limit; the library takes any size
+OVERLAP_RULE = "an eighth of the chunk size, rounded down (64 for 512)"
+
+
+def describe() -> dict:
+    """Everything a front end needs to offer the engine's settings, as plain data (JSON-ready)."""
+    assert tuple(SPECS) == STRATEGIES and tuple(BOUNDARY_HELP) == BOUNDARIES
+    return {
+        "version": __version__,
+        "strategies": [
+            {"name": name, "label": STRATEGY_LABELS[name], "help": SPECS[name].help} for name in STRATEGIES
+        ],
+        "encodings": [
+            {"name": name, "label": ENCODING_HELP[name][0], "help": ENCODING_HELP[name][1]} for name in ENCODINGS
+        ],
+        "boundaries": [{"name": name, "help": BOUNDARY_HELP[name]} for name in BOUNDARIES],
+        "formats": list(FORMATS),
+        "defaults": {**DEFAULTS, "overlap_share": OVERLAP_SHARE, "overlap_rule": OVERLAP_RULE},
+        "limits": {
+            "max_tokens_min": 1,
+            "max_tokens_max": MAX_TOKENS_LIMIT,
+            "min_bpe_budget": MIN_BPE_BUDGET,
+            "overlap_max_share": 0.5,
+        },
+        "record_fields": ["index", "text", "start", "end", "token_count", "overlap_tokens", "boundary", "headings"],
+    }

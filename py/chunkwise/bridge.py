@@ -1,0 +1,119 @@
+"""Glue between the page's worker (app/worker.js) and the package. It runs inside
+Pyodide; pytest runs it on CPython too (tests/test_bridge.py).
+
+The worker keeps one Session: the current Document, prepared once, and the
+file's bytes when it came from a file. A settings change starts a new job on
+the same Document, so the text never crosses to Python again; a text edit
+replaces the Document.
+
+Everything crosses to JavaScript as JSON text or bytes, which keeps the
+JS <-> Python conversion simple and cheap. Chunk records have the field names
+of Chunk.to_dict() without the text (the page slices its own copy), and their
+start and end are UTF-16 offsets, the page's string indices.
+"""
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+
+from . import __version__, export, stats
+from .about import describe
+from .engine import ChunkJob, Document
+from .textio import decode_bytes
+
+VERSION = __version__
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def describe_json() -> str:
+    return _json(describe())
+
+
+class Session:
+    """The worker's state: the current document, its run, and the last finished result."""
+
+    def __init__(self):
+        self.document: Document | None = None
+        self.file_bytes: bytes | None = None  # the opened file, as read
+        self._astral: list[int] = []  # code point index of every character outside the BMP
+        self.job: ChunkJob | None = None
+        self.finished = None  # the Result of the last run that finished on this document
+
+    # -- the document --------------------------------------------------------
+    def open_file(self, data) -> str:
+        """A file's bytes (a JS Uint8Array, or bytes) become the document, decoded
+        exactly as the CLI decodes files. -> JSON {text, info, size}"""
+        raw = data if isinstance(data, (bytes, bytearray)) else data.to_bytes()
+        text, info = decode_bytes(bytes(raw))
+        self._replace(text)
+        self.file_bytes = bytes(raw)
+        return _json({"text": self.document.text, "info": info, "size": self.size()})
+
+    def set_text(self, text: str) -> str:
+        """Pasted or typed text becomes the document. -> JSON {size, warnings}"""
+        self._replace(text)
+        return _json({"size": self.size(), "warnings": self.document.warnings})
+
+    def _replace(self, text: str) -> None:
+        self.document = self.file_bytes = self.job = self.finished = None  # nothing stale if this fails
+        self.document = Document(text)
+        self._astral = [m.start() for m in _ASTRAL.finditer(self.document.text)]
+
+    def size(self) -> dict:
+        """The text's size in characters (code points) and UTF-8 bytes."""
+        text = self.document.text
+        return {"chars": len(text), "bytes": len(text.encode("utf-8"))}
+
+    # -- runs ----------------------------------------------------------------
+    def start(self, settings_json: str) -> str:
+        """Start chunking the current document with these settings (JSON:
+        max_tokens, overlap, strategy, encoding). -> JSON {warnings, settings}"""
+        if self.document is None:
+            raise ValueError("there is no document to chunk")
+        s = json.loads(settings_json)
+        self.finished = None
+        self.job = ChunkJob(
+            self.document,
+            max_tokens=s.get("max_tokens", 512),
+            overlap=s.get("overlap"),
+            strategy=s.get("strategy", "smart"),
+            encoding=s.get("encoding", "cl100k_base"),
+        )
+        settings = self.job.settings
+        return _json({"warnings": self.job.warnings, "settings": {
+            "max_tokens": settings.max_tokens, "overlap": settings.overlap,
+            "strategy": settings.strategy, "encoding": settings.encoding}})
+
+    def step(self, max_seconds: float) -> str:
+        """Run the job for about max_seconds. -> JSON {chunks, done, progress}; when
+        done, also the stats panel's numbers."""
+        job = self.job
+        chunks = job.step(max_seconds=max_seconds)
+        out = {"chunks": [self.record(c) for c in chunks], "done": bool(job.done), "progress": float(job.progress)}
+        if job.done:
+            self.finished = job.result()
+            out["stats"] = stats.compute(self.finished)
+        return _json(out)
+
+    def record(self, chunk) -> dict:
+        """A chunk for the page: Chunk.to_dict() without the text, offsets in UTF-16 units."""
+        record = chunk.to_dict()
+        del record["text"]
+        record["start"] = self.utf16(chunk.start)
+        record["end"] = self.utf16(chunk.end)
+        return record
+
+    def utf16(self, offset: int) -> int:
+        """A code point offset as a UTF-16 offset: each astral character before it counts two."""
+        return offset + bisect_left(self._astral, offset)
+
+    def export(self, fmt: str, headers) -> bytes:
+        """Exactly the bytes the CLI writes for the same text and settings."""
+        if self.finished is None:
+            raise ValueError("These chunks are out of date; wait for the current run to finish.")
+        return export.render(self.finished.chunks, fmt, headers=bool(headers)).encode("utf-8")

@@ -1,0 +1,126 @@
+"""The page's bridge (chunkwise.bridge), run on CPython: one session keeps the
+document; a settings change re-packs it; records, stats and export bytes are
+what the library and the CLI give."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import chunkwise
+from chunkwise import bridge, export, stats
+from chunkwise.about import describe
+from conftest import CORPUS
+
+
+def run(session: bridge.Session, **settings) -> dict:
+    started = json.loads(session.start(json.dumps(settings)))
+    records = []
+    while True:
+        out = json.loads(session.step(0.01))
+        records += out["chunks"]
+        if out["done"]:
+            return {"started": started, "records": records, "stats": out["stats"]}
+
+
+def utf16(text: str, offset: int) -> int:
+    return len(text[:offset].encode("utf-16-le")) // 2
+
+
+def test_records_have_the_chunk_field_names_and_utf16_offsets():
+    text = "# Emoji 😀\n\nA 👩‍👩‍👧 family. 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 text here.\n\n" * 30
+    session = bridge.Session()
+    session.set_text(text)
+    got = run(session, max_tokens=32, overlap=4, strategy="smart", encoding="cl100k_base")
+    chunks = chunkwise.chunk(text, max_tokens=32, overlap=4)
+    fields = [f for f in chunks[0].to_dict() if f != "text"]
+    assert [list(r) for r in got["records"]] == [fields] * len(chunks)
+    for record, c in zip(got["records"], chunks):
+        assert (record["start"], record["end"]) == (utf16(text, c.start), utf16(text, c.end))
+        assert {k: record[k] for k in fields if k not in ("start", "end")} == {
+            k: v for k, v in c.to_dict().items() if k in fields and k not in ("start", "end")
+        }
+    assert text.encode("utf-16-le")[2 * got["records"][3]["start"] :].decode("utf-16-le").startswith(chunks[3].text)
+
+
+def test_a_settings_change_repacks_the_same_document():
+    text = (CORPUS / "node-net.md").read_text(encoding="utf-8")[:40_000]
+    session = bridge.Session()
+    session.set_text(text)
+    document = session.document
+    for settings in (
+        dict(max_tokens=512, overlap=64, strategy="smart", encoding="cl100k_base"),
+        dict(max_tokens=128, strategy="lines", encoding="o200k_base"),
+        dict(max_tokens=300, overlap=0, strategy="markdown", encoding="chars"),
+    ):
+        got = run(session, **settings)
+        assert session.document is document  # no new document for new settings
+        result = chunkwise.chunk_document(text, **settings)
+        assert [r["end"] for r in got["records"]] == [c.end for c in result.chunks]
+        assert got["stats"] == stats.compute(result)
+        assert got["started"]["settings"]["overlap"] == result.settings.overlap
+        assert session.export("jsonl", False) == export.to_jsonl(result.chunks).encode("utf-8")
+
+
+def test_open_file_decodes_as_the_cli_and_export_equals_its_bytes(tmp_path):
+    data = "\ufeffLine one\r\nLine two \xff\r\n".encode("utf-8").replace(b"\xc3\xbf", b"\xff")
+    path = tmp_path / "input.txt"
+    path.write_bytes(data)
+    session = bridge.Session()
+    opened = json.loads(session.open_file(data))
+    assert opened["info"]["replaced"] == 1 and opened["info"]["bom"] is True
+    assert session.file_bytes == data
+    assert opened["size"] == {"chars": len(opened["text"]), "bytes": len(opened["text"].encode("utf-8"))}
+    run(session, max_tokens=8, overlap=1, strategy="lines", encoding="cl100k_base")
+    for fmt, headers in (("jsonl", False), ("json", False), ("text", True)):
+        args = [sys.executable, "-m", "chunkwise", str(path), "--max-tokens", "8", "--overlap", "1",
+                "--strategy", "lines", "--format", fmt] + (["--headers"] if headers else [])
+        cli = subprocess.run(args, capture_output=True, check=True).stdout
+        assert session.export(fmt, headers) == cli
+
+
+def test_export_before_a_run_finishes_says_so():
+    session = bridge.Session()
+    session.set_text("Some text. " * 500)
+    session.start(json.dumps(dict(max_tokens=16)))
+    with pytest.raises(ValueError, match="out of date"):
+        session.export("jsonl", False)
+    with pytest.raises(ValueError, match="no document"):
+        bridge.Session().start("{}")
+
+
+def test_a_new_text_replaces_the_document_and_forgets_the_result():
+    session = bridge.Session()
+    session.set_text("First text.")
+    run(session, max_tokens=16)
+    first = session.document
+    out = json.loads(session.set_text("a\ud800b"))
+    assert session.document is not first and session.finished is None
+    assert out["warnings"] == ["1 lone surrogate code point(s) were replaced by U+FFFD."]
+    assert run(session, max_tokens=16)["started"]["warnings"] == out["warnings"]
+
+
+def test_describe_is_the_one_source_of_settings():
+    d = json.loads(bridge.describe_json())
+    assert d == describe()
+    assert [s["name"] for s in d["strategies"]] == list(chunkwise.STRATEGIES)
+    assert [e["name"] for e in d["encodings"]] == list(chunkwise.ENCODINGS)
+    assert [b["name"] for b in d["boundaries"]] == list(chunkwise.BOUNDARIES)
+    assert all(s["help"] and s["label"] for s in d["strategies"] + d["encodings"])
+    assert d["record_fields"] == list(chunkwise.chunk("x")[0].to_dict())
+    share = d["defaults"]["overlap_share"]
+    assert all(int(m * share) == chunkwise.default_overlap(m) for m in range(1, 5000))
+    assert d["version"] == chunkwise.__version__
+
+
+def test_the_cli_help_and_the_readme_read_describe():
+    helptext = subprocess.run([sys.executable, "-m", "chunkwise", "--help"], capture_output=True, text=True).stdout
+    readme = (CORPUS.parent.parent / "README.md").read_text(encoding="utf-8")
+    for s in describe()["strategies"]:
+        assert s["name"] in helptext
+        # argparse wraps the epilog as written: compare word runs
+        assert " ".join(s["help"].split()[:6]) in " ".join(helptext.split())
+        assert s["help"] in readme, f"README's strategy table is out of date for {s['name']}"
+    assert describe()["defaults"]["overlap_rule"] in " ".join(helptext.split())
