@@ -13,6 +13,13 @@ pyodide.loadPackage(<url>): they are pure Python and we ship every dependency,
 so micropip's resolver (which cost about 0.55 s of every boot) is not needed.
 Downloads and the chunkwise wheel are cached in .cache/build/, so a second
 run downloads nothing and rebuilds the wheel only when py/ changed.
+
+The vendored files are content-addressed: static/vendor/pyodide/<hash>/ and
+static/vendor/wheels/<hash>/<wheel>, the hash taken over their bytes, so they
+can be cached for a year (Cache-Control: immutable). Only manifest.json, which
+names them, and the page's own modules are revalidated on every load.
+`--serve` sends those headers; `--dist` writes them to a `_headers` file (the
+format Netlify and Cloudflare Pages read) for a static host.
 Standard library only.
 """
 
@@ -49,6 +56,8 @@ PYODIDE_FILES = [
     "python_stdlib.zip",
     "pyodide-lock.json",
 ]
+# Content-addressed folders are named by this many hex digits of a sha256.
+HASH_CHARS = 16
 # What the served page consists of; --dist copies exactly this, --serve serves only this.
 PAGE_PATHS = ["index.html", "app", "static"]
 # py/ content that never belongs in the wheel's cache key or its build copy.
@@ -87,7 +96,23 @@ def pinned_pyodide_version() -> str:
     return pkg["dependencies"]["pyodide"]
 
 
-def vendor_pyodide() -> dict:
+def content_hash(paths: list[Path]) -> str:
+    """The name of a content-addressed folder: a hash over the files' names and bytes."""
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + sha256_file(p).encode() + b"\0")
+    return h.hexdigest()[:HASH_CHARS]
+
+
+def keep_only(folder: Path, wanted: set[str]) -> None:
+    """Remove everything in folder but the entries named in wanted (older builds)."""
+    for entry in folder.iterdir() if folder.exists() else ():
+        if entry.name not in wanted:
+            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+
+
+def vendor_pyodide() -> tuple[dict, str]:
+    """Copy the Pyodide core into static/vendor/pyodide/<hash>/; its lock file and the folder."""
     want = pinned_pyodide_version()
     pkg_json = PYODIDE_NPM / "package.json"
     if not pkg_json.exists():
@@ -95,9 +120,12 @@ def vendor_pyodide() -> dict:
     have = json.loads(pkg_json.read_text())["version"]
     if have != want:
         sys.exit(f"node_modules/pyodide is {have} but package.json pins {want}: run `npm ci`")
-    changed = [name for name in PYODIDE_FILES if copy_if_changed(PYODIDE_NPM / name, VENDOR / "pyodide" / name)]
+    sources = [PYODIDE_NPM / name for name in PYODIDE_FILES]
+    key = content_hash(sources)
+    changed = [p.name for p in sources if copy_if_changed(p, VENDOR / "pyodide" / key / p.name)]
+    keep_only(VENDOR / "pyodide", {key})
     log(f"pyodide {have}: " + (f"copied {', '.join(changed)}" if changed else "up to date"))
-    return json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
+    return json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text()), f"pyodide/{key}/"
 
 
 # --- Wheels from PyPI --------------------------------------------------------
@@ -191,22 +219,25 @@ def chunkwise_wheel() -> Path:
 def build() -> dict:
     t0 = time.monotonic()
     CACHE.mkdir(parents=True, exist_ok=True)
-    lock = vendor_pyodide()
+    lock, pyodide_dir = vendor_pyodide()
     deps = engine_dependency_wheels(lock)
     engine = chunkwise_wheel()
 
     wheel_dir = VENDOR / "wheels"
     wanted = deps + [engine]
+    install = []
     for w in wanted:
-        copy_if_changed(w, wheel_dir / w.name)
-    for stale in wheel_dir.glob("*.whl"):
-        if stale.name not in {w.name for w in wanted}:
-            stale.unlink()
+        key = content_hash([w])
+        copy_if_changed(w, wheel_dir / key / w.name)
+        install.append(f"wheels/{key}/{w.name}")
+    keep_only(wheel_dir, {path.split("/")[1] for path in install})
 
     manifest = {
         "pyodide": pinned_pyodide_version(),
-        # Installed with pyodide.loadPackage(urls): dependencies first.
-        "install": [w.name for w in deps] + [engine.name],
+        # The Pyodide core's folder (its indexURL), relative to static/vendor/.
+        "pyodide_dir": pyodide_dir,
+        # Installed with pyodide.loadPackage(urls), relative to static/vendor/: dependencies first.
+        "install": install,
         # Changes whenever any wheel changes: the worker can use it to bust caches.
         "build_id": hashlib.sha256("".join(sha256_file(w) for w in wanted).encode()).hexdigest()[:16],
     }
@@ -216,7 +247,7 @@ def build() -> dict:
         tmp = path.with_name("manifest.json.tmp")
         tmp.write_text(text)
         os.replace(tmp, path)
-    log(f"done in {time.monotonic() - t0:.1f}s: {', '.join(manifest['install'])}")
+    log(f"done in {time.monotonic() - t0:.1f}s: {', '.join(p.rsplit('/', 1)[1] for p in manifest['install'])}")
     return manifest
 
 
@@ -236,8 +267,39 @@ def write_dist(dest: Path) -> None:
             shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("*.tmp", ".DS_Store"))
         else:
             shutil.copy2(src, dest / name)
+    (dest / "_headers").write_text(headers_file())
     marker.write_text("written by build.py --dist; safe to delete\n")
     log(f"dist written to {dest}")
+
+
+# --- Caching -------------------------------------------------------------------
+
+# Content-addressed files never change under their name: cache them for a year.
+IMMUTABLE = "public, max-age=31536000, immutable"
+# Everything else (the page, its modules, manifest.json) is revalidated on every load.
+REVALIDATE = "no-cache"
+_IMMUTABLE_PATH = re.compile(rf"^/static/vendor/(?:pyodide|wheels)/[0-9a-f]{{{HASH_CHARS}}}/[^/]+$")
+
+
+def cache_control(url_path: str) -> str:
+    """The Cache-Control header for a path of the page."""
+    return IMMUTABLE if _IMMUTABLE_PATH.match(url_path) else REVALIDATE
+
+
+def headers_file() -> str:
+    """The --dist folder's `_headers` (Netlify / Cloudflare Pages): the headers --serve sends.
+    Those hosts join the values of every rule that matches a path, so the rules do not overlap."""
+    revalidated = ["/", "/index.html", "/app/*", "/static/vendor/manifest.json"]
+    for entry in sorted((ROOT / "static").iterdir()):
+        if entry.name != "vendor" and not entry.name.startswith("."):
+            revalidated.append(f"/static/{entry.name}" + ("/*" if entry.is_dir() else ""))
+    rules = [(path, REVALIDATE) for path in revalidated]
+    rules += [("/static/vendor/pyodide/*", IMMUTABLE), ("/static/vendor/wheels/*", IMMUTABLE)]
+    lines = ["# Written by build.py --dist: the headers build.py --serve sends."]
+    for path, cache in rules:
+        lines += [path, f"  Cache-Control: {cache}", "  X-Content-Type-Options: nosniff",
+                  f"  Content-Security-Policy: {page_csp()}"]
+    return "\n".join(lines) + "\n"
 
 
 # --- A small static server ---------------------------------------------------
@@ -290,8 +352,10 @@ class PageHandler(http.server.SimpleHTTPRequestHandler):
             self.send_error(404, "not part of the page")
 
     def end_headers(self):
-        # Always revalidate, so a rebuilt wheel or edited module is never stale.
-        self.send_header("Cache-Control", "no-cache")
+        # Content-addressed vendored files for a year; the rest revalidated, so an
+        # edited module or a new manifest (naming new vendored files) is never stale.
+        path = urllib.parse.unquote(self.path.split("?", 1)[0].split("#", 1)[0])
+        self.send_header("Cache-Control", cache_control(posixpath.normpath(path)))
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Content-Security-Policy", self.csp)
         super().end_headers()

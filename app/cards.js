@@ -3,7 +3,7 @@
 // scrolls into view, so thousands of chunks cost nothing until looked at.
 
 import { el, fmtInt } from "./dom.js";
-import { reasonText } from "./docview.js";
+import { reasonText } from "./catalog.js";
 
 const BATCH = 40;
 
@@ -21,16 +21,17 @@ export class CardList {
     this.reset("");
   }
 
-  reset(text) {
+  // A new run over `text`; `chunks` is the run's list (chunks.js ChunkStore).
+  reset(text, chunks = []) {
     this.text = text;
-    this.chunks = [];
+    this.chunks = chunks;
     this.shown = 0;
     this.done = false;
     this.list.replaceChildren();
   }
 
-  addChunks(chunks) {
-    for (const c of chunks) this.chunks.push(c);
+  // The store added chunks to the list.
+  added() {
     if (this.visible && this.shown < BATCH) this.more();
   }
 
@@ -69,7 +70,7 @@ export class CardList {
     const prev = this.chunks[c.index - 1];
     const text = this.chunkText(c);
     // The leading overlap: [this.start, previous.end).
-    const overlapLen = prev && c.overlap > 0 ? Math.max(0, Math.min(prev.end, c.end) - c.start) : 0;
+    const overlapLen = prev && c.overlap_tokens > 0 ? Math.max(0, Math.min(prev.end, c.end) - c.start) : 0;
     const body = el("pre", { class: "card-text", "data-testid": "card-text" });
     if (overlapLen) body.append(el("mark", { class: "overlap", title: "Repeated from the previous chunk" }, text.slice(0, overlapLen)));
     body.append(text.slice(overlapLen));
@@ -78,8 +79,8 @@ export class CardList {
     return el("li", { class: `card tint-${c.index % 2}`, "data-testid": "card", "data-index": c.index },
       el("div", { class: "card-head" },
         el("h3", {}, `Chunk ${fmtInt(c.index + 1)}`),
-        fact("Tokens", fmtInt(c.tokens)),
-        fact("Overlap", fmtInt(c.overlap)),
+        fact("Tokens", fmtInt(c.token_count)),
+        fact("Overlap", fmtInt(c.overlap_tokens)),
         fact("Ends", reasonText(c.boundary)),
         c.headings.length ? fact("Section", c.headings.join(" › ")) : null,
         el("button", { type: "button", class: "small copy", "data-testid": "copy", "data-index": c.index,

@@ -7,23 +7,13 @@
 // newline, each with `content-visibility: auto`, so the browser lays out only
 // what is on screen and a 5 MB document is built a few blocks per frame.
 
+import { reasonText } from "./catalog.js";
 import { el, fmtInt, nextFrame } from "./dom.js";
 
 const BLOCK_TARGET = 16_000; // UTF-16 units per block, cut after the next newline
 const BLOCK_MAX = 64_000; // a block without newlines is cut here anyway
 const FRAME_BUDGET_MS = 8; // DOM work per animation frame
 
-const REASON_TEXT = {
-  end: "end of document",
-  heading: "before a heading",
-  paragraph: "paragraph break",
-  line: "line break",
-  sentence: "sentence end",
-  phrase: "phrase break",
-  word: "between words",
-  token: "between tokens",
-};
-export const reasonText = (b) => REASON_TEXT[b] || b;
 
 export class DocumentView {
   constructor(root, inspector) {
@@ -41,11 +31,12 @@ export class DocumentView {
     this.reset("");
   }
 
-  // A new run over `text` (old content stays on screen until the new one renders).
-  reset(text) {
+  // A new run over `text` (old content stays on screen until the new one renders);
+  // `chunks` is the run's list (chunks.js ChunkStore), filled as the run goes.
+  reset(text, chunks = []) {
     this.generation++;
     this.text = text;
-    this.chunks = [];
+    this.chunks = chunks;
     this.segsOf = []; // chunk index -> its segment elements
     this.frontier = 0; // text before this offset has final coverage
     this.pos = 0; // rendered up to here
@@ -62,8 +53,8 @@ export class DocumentView {
     if (!text) this.swapIn(); // nothing to render: show the empty state now
   }
 
-  addChunks(chunks) {
-    for (const c of chunks) this.chunks.push(c);
+  // The store added chunks to the list.
+  added() {
     // Coverage before the last known chunk's start can no longer change:
     // later chunks start at or after it.
     if (this.chunks.length) this.frontier = Math.max(this.frontier, this.chunks[this.chunks.length - 1].start);
@@ -247,8 +238,8 @@ export class DocumentView {
     const fact = (label, value, id) => el("span", { class: "fact", "data-testid": id }, el("span", { class: "fact-label" }, label), " ", value);
     box.replaceChildren(
       fact("Chunk", `${fmtInt(c.index + 1)} of ${fmtInt(this.chunks.length)}${this.done ? "" : "+"}`, "inspect-index"),
-      fact("Tokens", fmtInt(c.tokens), "inspect-tokens"),
-      fact("Overlap", `${fmtInt(c.overlap)} tokens`, "inspect-overlap"),
+      fact("Tokens", fmtInt(c.token_count), "inspect-tokens"),
+      fact("Overlap", `${fmtInt(c.overlap_tokens)} tokens`, "inspect-overlap"),
       fact("Ends", reasonText(c.boundary), "inspect-boundary"),
       fact("Section", c.headings.length ? c.headings.join(" › ") : "—", "inspect-headings"),
     );

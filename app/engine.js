@@ -1,28 +1,52 @@
-// Talks to app/worker.js: boot progress, chunk jobs (streamed), decode and export.
+// Talks to app/worker.js: boot progress, the current document, runs (streamed), export.
+//
+// The worker keeps the document: setText() sends the text only when it changed,
+// open() hands over a file's bytes, and run() sends only the settings.
 
 const BOOT_STAGES = ["manifest", "runtime", "engine", "bridge"];
 
+// One chunking run: its id, a `done` promise (the stats, or null when a newer run
+// or text superseded it) and export(), the download bytes once it is done.
+class Run {
+  constructor(engine, id, handlers) {
+    this.engine = engine;
+    this.id = id;
+    this.handlers = handlers; // onStart(warnings, size), onChunks(chunks, progress)
+    this.finished = false;
+    this.done = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
+  }
+
+  // The download bytes: chunkwise.export.render(...) as UTF-8, as the CLI writes them.
+  async export(fmt, headers) {
+    if (!this.finished) throw new Error("These chunks are not complete yet.");
+    const msg = await this.engine.request({ type: "export", run: this.id, fmt, headers });
+    return msg.bytes;
+  }
+}
+
 export class Engine {
-  constructor({ onBoot, onReady, onBootError }) {
+  constructor({ onBoot }) {
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject} for one-shot requests
-    this.job = null; // {id, handlers} of the chunk job whose messages we still want
-    this.ready = false;
+    this.run = null; // the current Run: the only one whose messages we still want
+    this.sentText = null; // the text the worker holds as its document
+    this.describe = null; // the engine's settings catalogue (chunkwise.about.describe)
     this.onBoot = onBoot;
-    this.onReady = onReady;
-    this.onBootError = onBootError;
+    // Resolves with {version, pyodide, describe} once the engine is ready; rejects with the reason it cannot start.
+    this.booted = new Promise((resolve, reject) => { this.boot = { resolve, reject }; });
+    this.booted.catch(() => {}); // handled by whoever awaits it
 
     try {
       this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     } catch (err) {
-      queueMicrotask(() => onBootError(`Could not start the Web Worker: ${err.message}`));
+      this.boot.reject(new Error(`Could not start the Web Worker: ${err.message}`));
       return;
     }
     this.worker.onmessage = (event) => this.handle(event.data);
     // A worker script that fails to load or parse never posts anything: say so.
     this.worker.onerror = (event) => {
       event.preventDefault();
-      if (!this.ready) onBootError(event.message || "The engine's worker script failed to load.");
+      this.boot.reject(new Error(event.message || "The engine's worker script failed to load."));
     };
   }
 
@@ -34,34 +58,35 @@ export class Engine {
         return;
       }
       case "ready":
-        this.ready = true;
-        this.onReady(msg);
+        this.describe = msg.describe;
+        this.boot.resolve(msg);
         return;
       case "boot-error":
-        this.onBootError(msg.message);
+        this.boot.reject(new Error(msg.message));
         return;
-      case "decoded":
+      case "opened":
       case "exported":
         return this.settle(msg.id, msg);
       case "error":
         if (this.pending.has(msg.id)) return this.settle(msg.id, null, new Error(msg.message));
-        return this.forJob(msg, "onError", msg.message);
+        if (msg.request === "text") this.sentText = null; // the worker has no document: resend next time
+        return this.forRun(msg, (run) => run.settle.reject(new Error(msg.message)));
       case "started":
-        return this.forJob(msg, "onStart", msg.warnings, msg.size);
+        return this.forRun(msg, (run) => run.handlers.onStart(msg.warnings, msg.size));
       case "chunks":
-        return this.forJob(msg, "onChunks", msg.chunks, msg.progress);
+        return this.forRun(msg, (run) => run.handlers.onChunks(msg.chunks, msg.progress));
       case "done":
-        return this.forJob(msg, "onDone", msg.stats);
+        return this.forRun(msg, (run) => { run.finished = true; run.settle.resolve(msg.stats); });
+      case "cancelled":
+        return; // a superseded run: its promise was settled when it was superseded
       case "csp-violation":
         console.error(`Content-Security-Policy blocked ${msg.blocked} in the engine worker (${msg.directive})`);
         return;
-      case "cancelled":
-        return; // a superseded job: nothing to show
     }
   }
 
-  forJob(msg, name, ...args) {
-    if (this.job && this.job.id === msg.id) this.job.handlers[name](...args);
+  forRun(msg, fn) {
+    if (this.run && this.run.id === msg.id) fn(this.run);
   }
 
   settle(id, value, error) {
@@ -79,25 +104,36 @@ export class Engine {
     });
   }
 
-  // Decode a file's bytes in Python, exactly as the CLI does. -> {text, info}
-  async decode(bytes) {
-    this.job = null; // opening a file supersedes the running job
-    const msg = await this.request({ type: "decode", bytes }, [bytes]);
-    return { text: msg.text, info: msg.info };
+  // The current run, if any, is superseded: its `done` resolves with null.
+  supersede() {
+    if (this.run && !this.run.finished) this.run.settle.resolve(null);
+    this.run = null;
   }
 
-  // Start chunking; any earlier job is dropped. Returns the job id.
-  // handlers: onStart(warnings, {chars, bytes}), onChunks(chunks, progress), onDone(stats), onError(message)
-  chunk(text, settings, handlers) {
-    const id = this.nextId++;
-    this.job = { id, handlers };
-    this.worker.postMessage({ type: "chunk", id, text, settings });
-    return id;
+  // Decode a file's bytes in Python, exactly as the CLI does; the worker keeps
+  // the result as its document. -> {text, info, size}
+  async open(bytes) {
+    this.supersede();
+    this.sentText = null;
+    const msg = await this.request({ type: "open", bytes }, [bytes]);
+    this.sentText = msg.text;
+    return { text: msg.text, info: msg.info, size: msg.size };
   }
 
-  // The download bytes for a finished job: chunkwise.export.render(...) as UTF-8.
-  async export(job, fmt, headers) {
-    const msg = await this.request({ type: "export", job, fmt, headers });
-    return msg.bytes;
+  // Make `text` the worker's document, unless it already is.
+  setText(text) {
+    if (text === this.sentText) return;
+    this.supersede();
+    this.sentText = text;
+    this.worker.postMessage({ type: "text", id: this.nextId++, text });
+  }
+
+  // Chunk the current document with these settings; any earlier run is superseded.
+  // handlers: onStart(warnings, {chars, bytes}), onChunks(chunks, progress). Returns the Run.
+  chunk(settings, handlers) {
+    this.supersede();
+    const run = (this.run = new Run(this, this.nextId++, handlers));
+    this.worker.postMessage({ type: "chunk", id: run.id, settings });
+    return run;
   }
 }

@@ -2,11 +2,13 @@
 
 import { $, el, fmtBytes, fmtInt } from "./dom.js";
 import { Engine } from "./engine.js";
+import * as catalog from "./catalog.js";
 import * as settingsStore from "./settings.js";
-import { SIZE_PRESETS, STRATEGY_HELP, defaultOverlap, engineSettings } from "./settings.js";
+import { SIZE_PRESETS, engineSettings } from "./settings.js";
 import { wireInput, wellFormed } from "./input.js";
 import { DocumentView } from "./docview.js";
 import { CardList } from "./cards.js";
+import { ChunkStore } from "./chunks.js";
 import { clearStats, renderStats } from "./stats.js";
 import { downloadName, saveBytes } from "./downloads.js";
 
@@ -34,27 +36,52 @@ const ui = {
 let settings = settingsStore.load();
 // The text being chunked. `name` is the opened file's name (for download names).
 let source = { text: "", name: null, size: null, onDisk: null };
-let finishedJob = null; // id of the job whose chunks are on screen, complete
+let current = null; // the current run (engine.js Run): id, done promise, export()
+let engineState = "booting"; // "booting" | "ready" | "error"
 let debounceTimer = 0;
 const bootStarted = performance.now();
 let editLarge = false; // the user asked to edit a large text in the textarea anyway
 
 const docView = new DocumentView($("document-view"), $("chunk-inspector"));
 const cards = new CardList($("chunk-cards"), $("cards-more"), (msg) => { ui.downloadHint.textContent = msg; });
+const store = new ChunkStore([docView, cards]); // one list of chunks feeds both views
 
 ui.staticHint.hidden = true; // JavaScript runs: the static fallback hint is not needed
 
 // --- engine boot --------------------------------------------------------------
 
-let lastBootProgress = performance.now();
+// A start-up stage that makes no progress for this long is reported as a failure
+// (some failures inside the runtime never reject; a slow machine still finishes well within it).
+const BOOT_STALL_MS = 120_000;
+const BOOT_SLOW_MS = 30_000;
+let stallTimers = [];
+function watchBoot() {
+  for (const t of stallTimers) clearTimeout(t);
+  if (engineState !== "booting") return;
+  const at = ui.engineText.textContent;
+  stallTimers = [
+    setTimeout(() => { ui.engineText.textContent = `${at} This is taking a while on this machine; still working.`; }, BOOT_SLOW_MS),
+    setTimeout(() => bootFailed(`Start-up made no progress for ${BOOT_STALL_MS / 1000} s (at: ${at})`), BOOT_STALL_MS),
+  ];
+}
+
 const engine = new Engine({
   onBoot({ label, step, steps }) {
-    lastBootProgress = performance.now();
     ui.engineText.textContent = `${label}… (${step}/${steps})`;
     ui.bootProgress.max = steps;
     ui.bootProgress.value = step - 1;
+    watchBoot();
   },
-  onReady({ version }) {
+});
+engine.booted.then(engineReady, (err) => bootFailed(err.message));
+watchBoot();
+
+function engineReady({ version, describe }) {
+    engineState = "ready";
+    watchBoot();
+    catalog.set(describe);
+    settings = settingsStore.normalize(settings); // the automatic overlap is known now
+    showSettings();
     ui.engineStatus.dataset.state = "ready";
     ui.engineText.textContent = `Engine ready (${((performance.now() - bootStarted) / 1000).toFixed(1)} s)`;
     ui.bootProgress.hidden = true;
@@ -62,43 +89,35 @@ const engine = new Engine({
     ui.version.textContent = version;
     if (source.text) run();
     else setRunState("idle", "Paste or open a document to see its chunks.");
-  },
-  onBootError(message) {
+}
+
+function bootFailed(message) {
+    if (engineState === "ready") return;
+    engineState = "error";
+    watchBoot();
     ui.engineStatus.dataset.state = "error";
     ui.engineText.textContent = "Engine failed to start";
     ui.bootProgress.hidden = true;
     ui.bootErrorMessage.textContent = message;
     ui.bootError.hidden = false;
     setRunState("error", "The engine is not available.");
-  },
-});
-// A start-up stage that makes no progress for this long is reported as a failure
-// (some failures inside the runtime never reject; a slow machine still finishes well within it).
-const BOOT_STALL_MS = 120_000;
-const bootWatch = setInterval(() => {
-  if (engine.ready || ui.engineStatus.dataset.state === "error") return clearInterval(bootWatch);
-  const stalled = performance.now() - lastBootProgress;
-  if (stalled > BOOT_STALL_MS) {
-    clearInterval(bootWatch);
-    engine.onBootError(`Start-up made no progress for ${Math.round(stalled / 1000)} s (at: ${ui.engineText.textContent})`);
-  } else if (stalled > 30_000 && !ui.engineText.textContent.endsWith("still working.")) {
-    ui.engineText.textContent += " This is taking a while on this machine; still working.";
-  }
-}, 1000);
+}
 
 // --- settings controls --------------------------------------------------------
 
 function showSettings() {
   ui.strategy.value = settings.strategy;
-  ui.strategyHelp.textContent = STRATEGY_HELP[settings.strategy];
+  ui.strategyHelp.textContent = catalog.strategyHelp(settings.strategy);
   ui.encoding.value = settings.encoding;
   if (Number(ui.maxTokens.value) !== settings.max_tokens) ui.maxTokens.value = settings.max_tokens;
   ui.sizePreset.value = SIZE_PRESETS.includes(settings.max_tokens) ? String(settings.max_tokens) : "custom";
-  if (Number(ui.overlap.value) !== settings.overlap || ui.overlap.value === "") ui.overlap.value = settings.overlap;
+  if (settings.overlap == null) ui.overlap.value = ""; // the engine has not described its rule yet
+  else if (Number(ui.overlap.value) !== settings.overlap || ui.overlap.value === "") ui.overlap.value = settings.overlap;
   ui.overlapAuto.disabled = settings.overlapAuto;
+  const auto = catalog.defaultOverlap(settings.max_tokens);
   ui.overlapHelp.textContent = settings.overlapAuto
-    ? `Automatic: 12.5% of the chunk size. Type a number to set your own.`
-    : `Set by you. "Auto" goes back to 12.5% of the chunk size (${defaultOverlap(settings.max_tokens)}).`;
+    ? `Automatic: ${catalog.overlapRule() || "set by the engine"}. Type a number to set your own.`
+    : `Set by you. "Auto" goes back to ${catalog.overlapRule() || "the engine's default"}${auto == null ? "" : ` (${auto})`}.`;
   ui.headers.checked = settings.headers;
   showView(settings.view);
 }
@@ -227,10 +246,11 @@ wireInput({
     notice("");
     try {
       const bytes = await file.arrayBuffer();
-      await engineReady();
-      const { text, info } = await engine.decode(bytes);
+      await engine.booted;
+      // The worker decodes the bytes and keeps the text as its document: it does not cross back.
+      const { text, info, size } = await engine.open(bytes);
       showText(text); // shown for editing; `source.text` keeps CRLF exactly as decoded
-      source = { text, name: file.name, size: null, onDisk: file.size };
+      source = { text, name: file.name, size, onDisk: file.size };
       const messages = [];
       if (info.message) messages.push(info.message);
       else if (info.replaced) messages.push(`${fmtInt(info.replaced)} undecodable byte sequence(s) replaced with U+FFFD.`);
@@ -249,16 +269,6 @@ wireInput({
   },
 });
 
-function engineReady() {
-  if (engine.ready) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const t = setInterval(() => {
-      if (engine.ready) { clearInterval(t); resolve(); }
-      else if (ui.engineStatus.dataset.state === "error") { clearInterval(t); reject(new Error("the engine is not available")); }
-    }, 100);
-  });
-}
-
 // --- running the engine --------------------------------------------------------
 
 function setRunState(state, text, progress) {
@@ -270,35 +280,34 @@ function setRunState(state, text, progress) {
 
 function schedule() {
   clearTimeout(debounceTimer);
-  finishedJob = null;
   setDownloads(false);
-  if (engine.ready) setRunState("pending", "Waiting for you to stop typing…");
+  if (engineState === "ready") setRunState("pending", "Waiting for you to stop typing…");
   debounceTimer = setTimeout(run, DEBOUNCE_MS);
 }
 
 function run() {
   clearTimeout(debounceTimer);
-  finishedJob = null;
   setDownloads(false);
   ui.runError.hidden = true;
-  if (!engine.ready) {
-    if (ui.engineStatus.dataset.state !== "error") setRunState("pending", "Waiting for the engine to start…");
-    return; // onReady runs it
+  if (engineState !== "ready") {
+    if (engineState === "booting") setRunState("pending", "Waiting for the engine to start…");
+    return; // engineReady runs it
   }
   const src = source;
   const text = src.text;
-  docView.reset(text);
-  cards.reset(text);
+  store.reset(text);
   if (!text) {
+    current = null;
+    engine.supersede();
     showWarnings([]);
     clearStats(ui.stats, ui.histogram, ui.reasons);
     setRunState("idle", "Paste or open a document to see its chunks.");
     return;
   }
   const started = performance.now();
-  let count = 0;
   let warnings = [];
-  const id = engine.chunk(text, engineSettings(settings), {
+  engine.setText(text); // sent only when it changed: a settings change sends only the settings
+  const run = (current = engine.chunk(engineSettings(settings), {
     onStart(w, size) {
       warnings = w;
       src.size = size;
@@ -307,31 +316,28 @@ function run() {
       setRunState("running", "Chunking…", 0);
     },
     onChunks(chunks, progress) {
-      count += chunks.length;
-      docView.addChunks(chunks);
-      cards.addChunks(chunks);
-      setRunState("running", `Chunking… ${Math.floor(progress * 100)}% · ${fmtInt(count)} chunks so far`, progress);
+      store.add(chunks);
+      setRunState("running", `Chunking… ${Math.floor(progress * 100)}% · ${fmtInt(store.chunks.length)} chunks so far`, progress);
     },
-    async onDone(stats) {
-      showWarnings([...new Set([...warnings, ...stats.warnings])]);
-      renderStats(stats, ui.stats, ui.histogram, ui.reasons);
-      cards.finish();
-      await docView.finish();
-      if (engine.job && engine.job.id !== id) return; // superseded while rendering
-      finishedJob = id;
-      setDownloads(true);
-      const secs = ((performance.now() - started) / 1000).toFixed(1);
-      setRunState("done", `${fmtInt(stats.chunk_count)} chunk${stats.chunk_count === 1 ? "" : "s"} from ${fmtInt(stats.source_tokens)} tokens in ${secs} s`);
-    },
-    onError(message) {
-      ui.runError.replaceChildren(
-        el("strong", {}, "The engine failed on this input: "), message,
-        el("br"), "Try other settings; if it keeps failing, please report it together with the input.");
-      ui.runError.hidden = false;
-      setRunState("error", "Chunking failed.");
-    },
-  });
+  }));
   setRunState("running", "Chunking…", 0);
+  run.done.then(async (stats) => {
+    if (!stats || run !== current) return; // superseded
+    showWarnings([...new Set([...warnings, ...stats.warnings])]);
+    renderStats(stats, ui.stats, ui.histogram, ui.reasons);
+    await store.finish();
+    if (run !== current) return; // superseded while rendering
+    setDownloads(true);
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    setRunState("done", `${fmtInt(stats.chunk_count)} chunk${stats.chunk_count === 1 ? "" : "s"} from ${fmtInt(stats.source_tokens)} tokens in ${secs} s`);
+  }, (err) => {
+    if (run !== current) return;
+    ui.runError.replaceChildren(
+      el("strong", {}, "The engine failed on this input: "), err.message,
+      el("br"), "Try other settings; if it keeps failing, please report it together with the input.");
+    ui.runError.hidden = false;
+    setRunState("error", "Chunking failed.");
+  });
 }
 
 function showWarnings(list) {
@@ -349,9 +355,9 @@ function setDownloads(on) {
 for (const button of ui.downloads) {
   button.addEventListener("click", async () => {
     const fmt = button.dataset.format;
-    if (finishedJob == null) return;
+    if (!current || !current.finished) return;
     try {
-      const bytes = await engine.export(finishedJob, fmt, fmt === "text" && settings.headers);
+      const bytes = await current.export(fmt, fmt === "text" && settings.headers);
       const name = downloadName(source.name, fmt);
       saveBytes(bytes, name, fmt);
       ui.downloadHint.textContent = `Saved ${name} (${fmtBytes(bytes.byteLength)}).`;

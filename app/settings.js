@@ -1,5 +1,8 @@
 // Chunking settings: defaults, validation and persistence in localStorage.
-// The text itself is never stored.
+// The text itself is never stored. Help texts and the overlap rule are the
+// engine's (catalog.js, from chunkwise.about.describe()).
+
+import { defaultOverlap } from "./catalog.js";
 
 const KEY = "chunkwise.settings.v1";
 export const SIZE_PRESETS = [256, 512, 1024, 2048, 4096];
@@ -7,24 +10,11 @@ export const STRATEGIES = ["smart", "paragraphs", "markdown", "lines", "sentence
 export const ENCODINGS = ["cl100k_base", "o200k_base", "chars"];
 const MAX_TOKENS_LIMIT = 1_000_000;
 
-export const STRATEGY_HELP = {
-  smart: "Structure first: cuts at headings, then blank lines, lines, sentences, phrases, words; packs pieces up to the budget.",
-  paragraphs: "Whole paragraphs (blank-line blocks) packed together; a paragraph is split only if it alone is too big.",
-  markdown: "One chunk per Markdown heading section; long sections are split further.",
-  lines: "Whole lines packed together: logs, CSV, lists.",
-  sentences: "Whole sentences packed together.",
-  tokens: "Fixed windows of tokens: the baseline, ignores structure.",
-};
-
-// Default overlap: an eighth of the chunk size, rounded down (64 for 512), as in
-// the package (chunkwise.default_overlap) and the CLI.
-export const defaultOverlap = (maxTokens) => Math.floor(maxTokens * 0.125);
-
 export const DEFAULTS = Object.freeze({
   strategy: "smart",
   max_tokens: 512,
-  overlap: 64,
-  overlapAuto: true, // overlap follows the size until the user sets it
+  overlap: null,
+  overlapAuto: true, // the engine's default overlap (it follows the size) until the user sets one
   encoding: "cl100k_base",
   headers: false,
   view: "document",
@@ -46,7 +36,8 @@ export function normalize(raw) {
     headers: s.headers === true,
     view: s.view === "cards" ? "cards" : "document",
   };
-  out.overlap = out.overlapAuto ? defaultOverlap(out.max_tokens) : clampInt(s.overlap, 0, MAX_TOKENS_LIMIT, defaultOverlap(out.max_tokens));
+  // Auto: what the engine will use (null until the engine has described its rule).
+  out.overlap = out.overlapAuto ? defaultOverlap(out.max_tokens) : clampInt(s.overlap, 0, MAX_TOKENS_LIMIT, 0);
   return out;
 }
 
@@ -66,10 +57,10 @@ export function save(settings) {
   }
 }
 
-// What the engine gets.
+// What the engine gets. Auto overlap is sent as null: the engine applies its own rule.
 export const engineSettings = (s) => ({
   max_tokens: s.max_tokens,
-  overlap: s.overlap,
+  overlap: s.overlapAuto ? null : s.overlap,
   strategy: s.strategy,
   encoding: s.encoding,
 });

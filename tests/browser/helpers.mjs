@@ -37,11 +37,17 @@ export async function startServer(extraArgs = []) {
     });
     proc.on("exit", (code) => reject(new Error(`build.py --serve exited with ${code}:\n${stderr}`)));
   });
-  return { url, origin: new URL(url).origin, stop: () => proc.kill() };
+  // stderr(): what the server logged (with --verbose, one line per request).
+  return { url, origin: new URL(url).origin, stop: () => proc.kill(), stderr: () => stderr };
 }
 
 export function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+// A browser context with a profile (and so a disk cache) in `dir`, as a person's browser has.
+export function launchProfile(dir) {
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 // One server, one browser and the booted app for a describe block: registers

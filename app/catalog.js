@@ -1,0 +1,24 @@
+// The engine's own catalogue of settings (chunkwise.about.describe(), sent by the
+// worker when it is ready): strategy and encoding labels and help, boundary
+// explanations, defaults and limits. The page keeps no copy of these texts.
+
+let described = null;
+const byName = (list) => Object.fromEntries((list || []).map((item) => [item.name, item]));
+let strategies = {};
+let boundaries = {};
+
+export function set(describe) {
+  described = describe;
+  strategies = byName(describe.strategies);
+  boundaries = byName(describe.boundaries);
+}
+
+export const get = () => described;
+export const strategyHelp = (name) => strategies[name]?.help ?? "";
+// The overlap the engine uses when none is set (chunkwise.default_overlap):
+// a share of the size, rounded down; null until the engine has described it.
+export const defaultOverlap = (maxTokens) =>
+  described ? Math.floor(maxTokens * described.defaults.overlap_share) : null;
+export const overlapRule = () => described?.defaults.overlap_rule ?? "";
+// Why a chunk ends where it does, as a reader would say it ("sentence end").
+export const reasonText = (boundary) => boundaries[boundary]?.help ?? boundary;
