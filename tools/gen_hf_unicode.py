@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Write py/chunkwise/hf_unicode.py: the Unicode facts of the `tokenizers` library.
+
+The pure-Python tokenizers must treat every code point as the Rust library
+does, which ships its own (older or newer) Unicode tables, independently of
+the Python version running them (CPython 3.11 on the CLI, 3.14 in Pyodide).
+This asks the pinned `tokenizers` package itself, over every code point:
+which characters BertNormalizer's clean_text removes, which join a grapheme
+cluster (for the Precompiled normalizer), what strip_accents and
+lowercase turn each character into, and which are punctuation to the BERT
+pre-tokenizer. Run it after changing the pinned version (a test compares).
+
+    .venv/bin/python tools/gen_hf_unicode.py
+"""
+from __future__ import annotations
+
+import sys
+import unicodedata
+from pathlib import Path
+
+from tokenizers import __version__
+from tokenizers import normalizers, pre_tokenizers
+
+OUT = Path(__file__).resolve().parent.parent / "py" / "chunkwise" / "hf_unicode.py"
+SEP = "|"  # kept by every step (clean, strip_accents, lowercase): it is ASCII punctuation
+
+
+def code_points(but=""):
+    return [chr(o) for o in range(0x110000) if not 0xD800 <= o <= 0xDFFF and chr(o) not in but]
+
+
+def per_char(normalizer, chars):
+    out = normalizer.normalize_str(SEP + SEP.join(chars) + SEP).split(SEP)[1:-1]
+    assert len(out) == len(chars)
+    return out
+
+
+def ranges(points) -> str:
+    points = sorted(points)
+    parts = []
+    i = 0
+    while i < len(points):
+        j = i
+        while j + 1 < len(points) and points[j + 1] == points[j] + 1:
+            j += 1
+        parts.append(f"{points[i]:x}" if i == j else f"{points[i]:x}-{points[j]:x}")
+        i = j + 1
+    return ",".join(parts)
+
+
+def mapping(pairs) -> str:
+    return ",".join(f"{ord(c):x}:" + ".".join(f"{ord(x):x}" for x in v) for c, v in pairs)
+
+
+def tables() -> dict[str, str]:
+    chars = code_points(but=SEP)
+    bert = lambda **kw: normalizers.BertNormalizer(**{  # noqa: E731
+        "clean_text": False, "handle_chinese_chars": False, "strip_accents": False, "lowercase": False, **kw})
+    cleaned = per_char(bert(clean_text=True), chars)
+    removed = [ord(c) for c, v in zip(chars, cleaned) if v == ""]
+    spaces = [ord(c) for c, v in zip(chars, cleaned) if v == " " and c != " "]
+    stripped = per_char(bert(strip_accents=True), chars)
+    # Hangul syllables decompose into jamo by rule; everything else is listed.
+    strip = [(c, v) for c, v in zip(chars, stripped) if v != c and not 0xAC00 <= ord(c) <= 0xD7A3]
+    for c, v in zip(chars, stripped):
+        if 0xAC00 <= ord(c) <= 0xD7A3:
+            assert v == unicodedata.normalize("NFD", c), hex(ord(c))
+    marks = [ord(c) for c, v in zip(chars, per_char(normalizers.StripAccents(), chars)) if v == ""]
+    lowered = per_char(bert(lowercase=True), chars)
+    lower = [(c, v) for c, v in zip(chars, lowered) if v != c]
+    text = "a".join(code_points())
+    pieces = pre_tokenizers.BertPreTokenizer().pre_tokenize_str(text)
+    punct = [ord(text[s]) for piece, (s, e) in pieces if e - s == 1 and text[s] != "a"]
+    onig = {key: ranges(oniguruma_class(pattern)) for key, pattern in ONIG_CLASSES.items()}
+    return {
+        "VERSION": __version__,
+        **onig,
+        "WHITESPACE_WORD": ranges(whitespace_word()),
+        "GRAPHEME_JOINS": ranges(grapheme_joins()),
+        "CLEAN_REMOVED": ranges(removed),
+        "CLEAN_SPACE": ranges(spaces),
+        "STRIP_ACCENTS": mapping(strip),
+        "COMBINING_MARKS": ranges(marks),
+        "LOWERCASE": mapping(lower),
+        "PUNCTUATION": ranges(punct),
+    }
+
+
+ONIG_CLASSES = {"ONIG_LETTER": r"\p{L}", "ONIG_NUMBER": r"\p{N}", "ONIG_WORD": r"\w", "ONIG_SPACE": r"\s"}
+
+
+def oniguruma_class(pattern: str) -> list[int]:
+    """The code points a one-character Oniguruma class matches in the library."""
+    from tokenizers import Regex
+
+    chars = code_points(but="\x01")
+    text = "\x01".join(chars)
+    split = pre_tokenizers.Split(Regex(pattern), "isolated")
+    return [ord(piece) for piece, _ in split.pre_tokenize_str(text) if len(piece) == 1 and piece != "\x01"]
+
+
+def whitespace_word() -> list[int]:
+    """The characters the Whitespace pre-tokenizer keeps in a word with "a"."""
+    chars = code_points(but=" ")
+    pieces = pre_tokenizers.Whitespace().pre_tokenize_str(" ".join("a" + c for c in chars))
+    return [ord(piece[1]) for piece, _ in pieces if len(piece) == 2 and piece[0] == "a"]
+
+
+def grapheme_joins() -> list[int]:
+    """BMP characters that join the grapheme cluster before them (Extend, ZWJ,
+    SpacingMark), as the library's unicode-segmentation sees them. Probed with
+    multilingual-e5's Precompiled normalizer: it maps a cluster under 6 bytes by
+    its first character's mapping alone, so "ǅ" + c loses c exactly when c joins."""
+    sys.path.insert(0, str(OUT.parents[2]))
+    import build
+    from tokenizers import Tokenizer
+
+    normalizer = Tokenizer.from_file(str(build.tokenizer_file("multilingual-e5-small"))).normalizer
+    base = normalizer.normalize_str("\u01c5")
+    assert base == "D\u017e", base
+    joins = []
+    for o in range(0x80, 0x10000):
+        if 0xD800 <= o <= 0xDFFF:
+            continue
+        c = chr(o)
+        if normalizer.normalize_str("\u01c5" + c) == base and normalizer.normalize_str(c) != "":
+            joins.append(o)
+    return joins
+
+
+def render(t: dict[str, str]) -> str:
+    lines = [
+        '"""Unicode facts of the `tokenizers` library, generated by tools/gen_hf_unicode.py',
+        f'from tokenizers {t["VERSION"]}: do not edit. Ranges are hex code points "a-b";',
+        'mappings are "code:replacement.code.points" (an empty replacement removes)."""',
+        "",
+    ]
+    for key, value in t.items():
+        lines.append(f"{key} = {value!r}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    body = render(tables())
+    if "--check" in sys.argv:
+        sys.exit(0 if OUT.read_text() == body else 1)
+    OUT.write_text(body)
+    print(f"wrote {OUT} ({len(body)} bytes)")
