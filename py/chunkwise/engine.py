@@ -205,10 +205,10 @@ class ChunkJob:
     # -- one chunk -----------------------------------------------------------
     def _next_chunk(self) -> Chunk:
         a = self.pos
-        ending = self._ending(Window(a, max(a, self.prev_end), 0))
+        ending = self._ending(a, max(a, self.prev_end))
         if ending is None:  # the overlap left no room for new text: drop it
             a = skip_space(self.text, self.prev_end)
-            ending = self._ending(Window(a, a, 0))
+            ending = self._ending(a, a)
         chunk = Chunk(
             index=len(self.chunks),
             text=self.text[a : ending.end],
@@ -235,25 +235,25 @@ class ChunkJob:
             overlap = self._overlap_start(a, ending.end)
         self.pos, self.overlap_tokens = overlap or (fresh, 0)
 
-    def _ending(self, w: Window) -> Ending | None:
-        """The end of the chunk starting at w.a (past w.floor) that fits the budget, or None."""
+    def _ending(self, a: int, floor: int) -> Ending | None:
+        """The end of the chunk starting at a (past floor) that fits the budget, or None."""
         budget = self.settings.max_tokens
-        hi = self._reach(w.a, budget)
+        hi = self._reach(a, budget)
         if hi >= self.stop and self.policy.whole_rest_fits_one_chunk:
-            count = self.index.count(w.a, self.stop)
+            count = self.index.count(a, self.stop)
             if count <= budget:
                 return Ending(self.stop, END, self.stop, count)
             hi = self.stop - 1
-        while hi > w.floor:
-            cut, level = self.policy.pick(self, w._replace(hi=min(hi, self.stop)))
-            end = self.stop if level == END else trim_end(self.text, w.a, cut)
-            count = self.index.count(w.a, end)
+        while hi > floor:
+            cut, level = self.policy.pick(self, Window(a, floor, min(hi, self.stop)))
+            end = self.stop if level == END else trim_end(self.text, a, cut)
+            count = self.index.count(a, end)
             if count <= budget:
                 return Ending(cut, level, end, count)
             if end > hi:  # the one-character fallback did not fit either
                 break
             hi = end - 1
-        if w.a == w.floor:  # no room even for one character: impossible with budget >= 4
+        if a == floor:  # no room even for one character: impossible with budget >= 4
             raise AssertionError("no cut fits the budget")  # pragma: no cover
         return None
 
