@@ -80,7 +80,11 @@ function engineReady({ version, describe }) {
     engineState = "ready";
     watchBoot();
     catalog.set(describe);
-    settings = settingsStore.normalize(settings); // the automatic overlap is known now
+    // The choices, defaults and automatic overlap are the engine's: show them, check the stored settings.
+    ui.strategy.replaceChildren(...describe.strategies.map((s) => el("option", { value: s.name }, s.label)));
+    ui.encoding.replaceChildren(...describe.encodings.map((e) => el("option", { value: e.name, title: e.help }, e.label)));
+    settings = settingsStore.normalize(settings);
+    settingsStore.save(settings);
     showSettings();
     ui.engineStatus.dataset.state = "ready";
     ui.engineText.textContent = `Engine ready (${((performance.now() - bootStarted) / 1000).toFixed(1)} s)`;
@@ -106,11 +110,13 @@ function bootFailed(message) {
 // --- settings controls --------------------------------------------------------
 
 function showSettings() {
-  ui.strategy.value = settings.strategy;
+  // Before the engine has described its settings some are not known yet (null).
+  if (settings.strategy) ui.strategy.value = settings.strategy;
   ui.strategyHelp.textContent = catalog.strategyHelp(settings.strategy);
-  ui.encoding.value = settings.encoding;
-  if (Number(ui.maxTokens.value) !== settings.max_tokens) ui.maxTokens.value = settings.max_tokens;
-  ui.sizePreset.value = SIZE_PRESETS.includes(settings.max_tokens) ? String(settings.max_tokens) : "custom";
+  if (settings.encoding) ui.encoding.value = settings.encoding;
+  if (settings.max_tokens == null) ui.maxTokens.value = "";
+  else if (Number(ui.maxTokens.value) !== settings.max_tokens) ui.maxTokens.value = settings.max_tokens;
+  if (settings.max_tokens != null) ui.sizePreset.value = SIZE_PRESETS.includes(settings.max_tokens) ? String(settings.max_tokens) : "custom";
   if (settings.overlap == null) ui.overlap.value = ""; // the engine has not described its rule yet
   else if (Number(ui.overlap.value) !== settings.overlap || ui.overlap.value === "") ui.overlap.value = settings.overlap;
   ui.overlapAuto.disabled = settings.overlapAuto;

@@ -2,42 +2,37 @@
 // The text itself is never stored. Help texts and the overlap rule are the
 // engine's (catalog.js, from chunkwise.about.describe()).
 
-import { defaultOverlap } from "./catalog.js";
+import * as catalog from "./catalog.js";
 
 const KEY = "chunkwise.settings.v1";
 export const SIZE_PRESETS = [256, 512, 1024, 2048, 4096];
-export const STRATEGIES = ["smart", "paragraphs", "markdown", "lines", "sentences", "tokens"];
-export const ENCODINGS = ["cl100k_base", "o200k_base", "chars"];
-const MAX_TOKENS_LIMIT = 1_000_000;
-
-export const DEFAULTS = Object.freeze({
-  strategy: "smart",
-  max_tokens: 512,
-  overlap: null,
-  overlapAuto: true, // the engine's default overlap (it follows the size) until the user sets one
-  encoding: "cl100k_base",
-  headers: false,
-  view: "document",
-});
 
 const clampInt = (value, lo, hi, fallback) => {
   const n = Math.floor(Number(value));
-  return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : fallback;
+  return value != null && value !== "" && Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : fallback;
 };
 
-// Anything read from storage or typed by the user goes through here.
+// Anything read from storage or typed by the user goes through here. The names,
+// defaults and limits are the engine's (catalog.js); until the engine has
+// described them, values are kept as given (or null), and checked once it has.
 export function normalize(raw) {
-  const s = { ...DEFAULTS, ...(raw && typeof raw === "object" ? raw : {}) };
+  const d = catalog.get();
+  const s = raw && typeof raw === "object" ? raw : {};
+  const known = (value, list, fallback) =>
+    d ? (list.some((item) => item.name === value) ? value : fallback) : typeof value === "string" ? value : null;
+  const limit = d ? d.limits.max_tokens_max : Number.MAX_SAFE_INTEGER;
   const out = {
-    strategy: STRATEGIES.includes(s.strategy) ? s.strategy : DEFAULTS.strategy,
-    encoding: ENCODINGS.includes(s.encoding) ? s.encoding : DEFAULTS.encoding,
-    max_tokens: clampInt(s.max_tokens, 1, MAX_TOKENS_LIMIT, DEFAULTS.max_tokens),
+    strategy: known(s.strategy, d?.strategies, d?.defaults.strategy),
+    encoding: known(s.encoding, d?.encodings, d?.defaults.encoding),
+    max_tokens: clampInt(s.max_tokens, d ? d.limits.max_tokens_min : 1, limit, d ? d.defaults.max_tokens : null),
     overlapAuto: s.overlapAuto !== false,
     headers: s.headers === true,
     view: s.view === "cards" ? "cards" : "document",
   };
   // Auto: what the engine will use (null until the engine has described its rule).
-  out.overlap = out.overlapAuto ? defaultOverlap(out.max_tokens) : clampInt(s.overlap, 0, MAX_TOKENS_LIMIT, 0);
+  out.overlap = out.overlapAuto
+    ? out.max_tokens == null ? null : catalog.defaultOverlap(out.max_tokens)
+    : clampInt(s.overlap, 0, limit, 0);
   return out;
 }
 

@@ -89,6 +89,9 @@ describe("the worker keeps the document", () => {
 
   test("strategy help and cut reasons are the engine's describe()", async () => {
     const described = JSON.parse(execFileSync(PYTHON, ["-c", "import json, chunkwise.about as a; print(json.dumps(a.describe()))"], { cwd: ROOT }));
+    const options = (id) => page.$$eval(`[data-testid=${id}] option`, (os) => os.map((o) => ({ name: o.value, label: o.textContent })));
+    assert.deepEqual(await options("strategy"), described.strategies.map(({ name, label }) => ({ name, label })));
+    assert.deepEqual(await options("encoding"), described.encodings.map(({ name, label }) => ({ name, label })));
     for (const s of described.strategies) {
       await page.selectOption("[data-testid=strategy]", s.name);
       assert.equal(await page.textContent("[data-testid=strategy-help]"), s.help);
