@@ -11,6 +11,7 @@ import warnings
 __version__ = "0.1.0"  # before the imports: chunkwise.about reads it
 
 from .about import describe  # noqa: E402
+from .chunker import Chunker  # noqa: E402
 from .engine import Document, chunk_document, default_overlap
 from .model import BOUNDARIES, ENCODINGS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
 
@@ -19,6 +20,7 @@ __all__ = [
     "ENCODINGS",
     "STRATEGIES",
     "Chunk",
+    "Chunker",
     "ChunkwiseWarning",
     "Document",
     "Result",

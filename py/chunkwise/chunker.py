@@ -1,0 +1,63 @@
+"""A reusable chunker: settings checked once, tokenizer loaded once, many documents.
+
+    >>> from chunkwise import Chunker
+    >>> chunker = Chunker(max_tokens=256, overlap=32)
+    >>> [len(chunks) for chunks in chunker.chunk_batch(["One. Two.", "", "Three."])]
+    [1, 0, 1]
+
+Pipelines (the CLI's corpus mode, the Ray Data adapter, a worker process) keep
+one Chunker and feed it texts, so no document pays for loading the tokenizer.
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+
+from .engine import Document, chunk_document, settle
+from .model import Chunk, ChunkwiseWarning, Result, Settings
+from .tokenizers import get_tokenizer
+
+
+class Chunker:
+    """Chunks texts with fixed settings; bad settings raise ValueError here, once.
+
+    The overlap defaults to an eighth of max_tokens, as in chunkwise.chunk.
+    `settings` holds what is actually used (an overlap over half the budget is
+    clamped; `adjustments` says what was changed and why). A text may also be a
+    chunkwise.Document, prepared once and chunked by several Chunkers.
+    """
+
+    def __init__(self, *, max_tokens: int = 512, overlap: int | None = None, strategy: str = "smart", encoding: str = "cl100k_base"):
+        budget, used_overlap, adjustments = settle(max_tokens, overlap, strategy, encoding)
+        self.settings = Settings(budget, used_overlap, strategy, encoding)
+        self.adjustments = adjustments
+        self._arguments = dict(max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+        self.tokenizer = get_tokenizer(encoding)  # loaded (and cached) now, not on the first document
+
+    def __repr__(self) -> str:
+        s = self.settings
+        return f"Chunker(max_tokens={s.max_tokens}, overlap={s.overlap}, strategy={s.strategy!r}, encoding={s.encoding!r})"
+
+    def chunk_document(self, text: str | Document) -> Result:
+        """Chunks, the source's token count and warnings, as chunkwise.chunk_document gives."""
+        return chunk_document(text, **self._arguments)
+
+    def chunk(self, text: str | Document) -> list[Chunk]:
+        """The chunks of one text; adjusted settings or repaired text warn (ChunkwiseWarning)."""
+        result = self.chunk_document(text)
+        for message in result.warnings:
+            warnings.warn(message, ChunkwiseWarning, stacklevel=2)
+        return result.chunks
+
+    def chunk_batch(self, texts: Iterable[str | Document]) -> list[list[Chunk]]:
+        """The chunks of each text, in order; settings warnings are given once, not per text."""
+        batch = []
+        told = set()
+        for text in texts:
+            result = self.chunk_document(text)
+            for message in result.warnings:
+                if message not in told:
+                    told.add(message)
+                    warnings.warn(message, ChunkwiseWarning, stacklevel=2)
+            batch.append(result.chunks)
+        return batch
