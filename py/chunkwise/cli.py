@@ -7,7 +7,7 @@ import os
 import sys
 import textwrap
 
-from . import export, stats
+from . import corpus, export, stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, describe
 from .engine import chunk_document
 from .model import ENCODINGS, STRATEGIES
@@ -76,10 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"where cuts may fall (default {DEFAULTS['strategy']}; see below)")
     parser.add_argument("--encoding", choices=ENCODINGS, default=DEFAULTS["encoding"],
                         help=f"tokenizer (default {DEFAULTS['encoding']}; chars counts characters)")
-    parser.add_argument("--format", choices=FORMATS, default=DEFAULTS["format"], help=f"output format (default {DEFAULTS['format']})")
+    parser.add_argument("--format", choices=(*FORMATS, *(f for f in corpus.OUTPUT_FORMATS if f not in FORMATS)),
+                        help=f"output format (default {DEFAULTS['format']}; parquet only in corpus mode)")
     parser.add_argument("--headers", action="store_true", help="with --format text: head each chunk with '--- Chunk n/N ---'")
     parser.add_argument("--stats", action="store_true", help="print the stats of each input to standard error as JSON")
     parser.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
+    corpus.add_arguments(parser)
     return parser
 
 
@@ -93,6 +95,10 @@ def _read(path: str | None) -> tuple[str, str | None]:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if corpus.wanted(args):
+        return corpus.main(args, parser)
+    corpus.check(args, parser)
+    args.format = args.format or DEFAULTS["format"]
     if args.headers and args.format != "text":
         parser.error("--headers only applies to --format text")
     paths = args.files or [None]

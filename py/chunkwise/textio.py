@@ -48,3 +48,21 @@ def replace_surrogates(text: str) -> tuple[str, int]:
     except UnicodeEncodeError:
         pass
     return _SURROGATE.subn("\ufffd", text)
+
+
+def decode_strict(data: bytes) -> str:
+    """Decode like decode_bytes (UTF-8, a BOM dropped, UTF-16 with a BOM), but refuse
+    instead of repairing: for corpus documents, where a U+FFFD in the index is worse
+    than an error row. Raises ValueError with a sentence for the user."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    else:
+        encoding = "utf-8"
+        if data.startswith(codecs.BOM_UTF8):
+            data = data[len(codecs.BOM_UTF8) :]
+        if b"\x00" in data[:_BINARY_SAMPLE]:
+            raise ValueError("looks binary (it contains NUL bytes)")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise ValueError(f"not valid {encoding.upper()} (byte offset {error.start}: {error.reason})") from None

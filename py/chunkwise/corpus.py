@@ -1,0 +1,450 @@
+"""Corpus mode of the command line: many documents in, chunk rows out, on every core.
+
+Inputs: JSONL (one JSON object per line), Parquet (one row per document), and
+text files, given as paths, directories (walked, sorted) or glob patterns; a
+text file's path is its id. Output: JSONL or Parquet rows (see rows.py).
+
+The main process only reads and writes. It cuts the input into tasks of about
+a megabyte (a task is the same whatever --jobs is), worker processes (each with
+one Chunker, so one tokenizer load) turn a task into rendered rows, and the
+results are written in input order with a bounded number of tasks in flight:
+the output is the same bytes for any --jobs, and memory does not grow with
+the corpus.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import glob
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Iterator, NamedTuple
+
+from .chunker import Chunker
+from .rows import ID_FIELD, TEXT_FIELD, Doc, chunker_label, doc_from_record, jsonl_line, rows, to_arrow
+from .textio import decode_strict
+
+OUTPUT_FORMATS = ("jsonl", "parquet")
+TASK_BYTES = 1 << 20  # input per task: big enough to amortize the hand-over, small enough to bound memory
+TASK_DOCS = 512
+PARQUET_BATCH_ROWS = 256  # documents read from a Parquet input at a time
+ROW_GROUP_ROWS = 16_384  # chunk rows per Parquet row group in the output
+IN_FLIGHT_PER_JOB = 3  # tasks queued or running per worker: enough to keep it busy
+SHOWN_FAILURES = 10  # failed documents named on stderr (all of them are in the output)
+STDIN = "-"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "corpus mode",
+        "used when an input is a .jsonl or .parquet file, a directory or a glob pattern, when the output"
+        " is Parquet, or with --corpus; each record gains doc_id, chunk_id, metadata and chunker",
+    )
+    group.add_argument("--corpus", action="store_true", help="corpus mode for plain text files too (standard input is read as JSONL)")
+    group.add_argument("--id-field", metavar="NAME", help=f"JSONL/Parquet field holding the document id (default {ID_FIELD})")
+    group.add_argument("--text-field", metavar="NAME", help=f"JSONL/Parquet field holding the text (default {TEXT_FIELD})")
+    group.add_argument("--jobs", metavar="N", type=_jobs, help="worker processes (default: every core)")
+    group.add_argument("--max-chars", metavar="N", type=_jobs, help="a longer document becomes an error row instead of chunks")
+
+
+def _jobs(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+CORPUS_ONLY = ("id_field", "text_field", "jobs", "max_chars")
+
+
+def _kind(path: str) -> str:
+    lower = path.lower()
+    if lower.endswith(".jsonl"):
+        return "jsonl"
+    if lower.endswith(".parquet"):
+        return "parquet"
+    return "text"
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for corpus mode."""
+    if args.corpus or args.format == "parquet" or (args.output and _kind(args.output) == "parquet"):
+        return True
+    for path in args.files:
+        if _kind(path) != "text" or os.path.isdir(path) or (glob.has_magic(path) and not os.path.exists(path)):
+            return True
+    return False
+
+
+def check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Outside corpus mode, corpus options are a mistake worth saying."""
+    for name in CORPUS_ONLY:
+        if getattr(args, name) is not None:
+            parser.error(f"--{name.replace('_', '-')} applies to corpus mode (a .jsonl or .parquet input, a directory, a pattern, or --corpus)")
+
+
+# -- inputs -----------------------------------------------------------------------
+class Source(NamedTuple):
+    kind: str  # jsonl, parquet or text
+    path: str  # STDIN for standard input
+
+
+def _display(path: str) -> str:
+    """A path as text that can be written: undecodable bytes of a file name as \\x.. escapes."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def sources(paths: list[str], parser: argparse.ArgumentParser) -> list[Source]:
+    """Every input file, in order: directories walked (sorted, hidden names skipped),
+    patterns expanded (sorted); each file's kind from its extension."""
+    found = []
+    for path in paths or [STDIN]:
+        if path == STDIN:
+            found.append(Source("jsonl", STDIN))
+        elif os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found += [Source(_kind(f), os.path.join(root, f)) for f in sorted(files) if not f.startswith(".")]
+        elif os.path.exists(path):
+            found.append(Source(_kind(path), path))
+        elif glob.has_magic(path):
+            matches = sorted(p for p in glob.glob(path, recursive=True) if os.path.isfile(p))
+            if not matches:
+                parser.error(f"no file matches {_display(path)!r}")
+            found += [Source(_kind(p), p) for p in matches]
+        else:
+            parser.error(f"cannot read {_display(path)!r}: no such file")
+    return found
+
+
+class Task(NamedTuple):
+    """Work for one worker call: a slice of one input, read in the main process."""
+
+    kind: str  # jsonl (raw lines), parquet (a record batch), text (paths)
+    source: str
+    first: int  # line or row number of the first item (1-based)
+    items: object
+    size: int  # input bytes this task stands for (for the progress bar)
+
+
+def _jsonl_tasks(source: str) -> Iterator[Task]:
+    stream = sys.stdin.buffer if source == STDIN else open(source, "rb")
+    try:
+        lines, size, first = [], 0, 1
+        for number, line in enumerate(stream, 1):
+            if not lines:
+                first = number
+            lines.append(line)
+            size += len(line)
+            if size >= TASK_BYTES or len(lines) >= TASK_DOCS:
+                yield Task("jsonl", source, first, lines, size)
+                lines, size = [], 0
+        if lines:
+            yield Task("jsonl", source, first, lines, size)
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def _parquet_tasks(source: str) -> Iterator[Task]:
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile(source) as parquet:
+        total_rows = parquet.metadata.num_rows or 1
+        file_size = os.path.getsize(source)
+        first = 1
+        for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS):
+            yield Task("parquet", source, first, batch, file_size * batch.num_rows // total_rows)
+            first += batch.num_rows
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def tasks(found: list[Source]) -> Iterator[Task]:
+    """The whole input as tasks, lazily: one input file is open at a time."""
+    paths, size = [], 0
+    for source in found:
+        if source.kind == "text":
+            paths.append(source.path)
+            size += _size(source.path)
+            if size >= TASK_BYTES or len(paths) >= TASK_DOCS:
+                yield Task("text", "", 0, paths, size)
+                paths, size = [], 0
+            continue
+        if paths:
+            yield Task("text", "", 0, paths, size)
+            paths, size = [], 0
+        yield from (_jsonl_tasks if source.kind == "jsonl" else _parquet_tasks)(source.path)
+    if paths:
+        yield Task("text", "", 0, paths, size)
+
+
+def _total_size(found: list[Source]) -> int | None:
+    if any(s.path == STDIN for s in found):
+        return None
+    return sum(_size(s.path) for s in found)
+
+
+# -- the work of one task (in a worker process, or in this one) -----------------
+class Options(NamedTuple):
+    settings: dict
+    id_field: str
+    text_field: str
+    max_chars: int | None
+    fmt: str
+
+
+_state: dict = {}
+
+
+def start_worker(options: Options) -> None:
+    """Each worker builds its Chunker (and loads the tokenizer) once."""
+    _state["chunker"] = Chunker(**options.settings)
+    _state["label"] = chunker_label(_state["chunker"].settings)
+    _state["options"] = options
+
+
+def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
+    """Each document of a task, with where it came from (for messages)."""
+    import json
+
+    if task.kind == "jsonl":
+        name = "standard input" if task.source == STDIN else _display(task.source)
+        for number, line in enumerate(task.items, task.first):
+            where = f"line {number} of {name}"
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except UnicodeDecodeError as error:
+                yield Doc(None, None, {}, f"not valid UTF-8 (byte {error.start} of the line)"), where
+                continue
+            except ValueError as error:
+                yield Doc(None, None, {}, f"not JSON: {error}"), where
+                continue
+            yield doc_from_record(record, options.id_field, options.text_field), where
+    elif task.kind == "parquet":
+        name = _display(task.source)
+        for number, record in enumerate(task.items.to_pylist(), task.first):
+            yield doc_from_record(record, options.id_field, options.text_field), f"row {number} of {name}"
+    else:
+        for path in task.items:
+            doc_id = _display(path)
+            try:
+                with open(path, "rb") as f:
+                    text = decode_strict(f.read())
+            except OSError as error:
+                yield Doc(doc_id, None, {}, f"cannot read: {error.strerror}"), doc_id
+                continue
+            except ValueError as error:
+                yield Doc(doc_id, None, {}, str(error)), doc_id
+                continue
+            yield Doc(doc_id, text, {}), doc_id
+
+
+class Done(NamedTuple):
+    """What a task produced: the rendered rows and what to count."""
+
+    payload: object  # JSONL text, or a pyarrow RecordBatch (None when no rows)
+    docs: int
+    chunks: int
+    failures: list  # (where, doc_id, reason)
+    size: int
+
+
+def run_task(task: Task) -> Done:
+    chunker, label, options = _state["chunker"], _state["label"], _state["options"]
+    batch, docs, failures = [], 0, []
+    for doc, where in _docs(task, options):
+        docs += 1
+        if doc.error is not None and doc.doc_id is None:
+            doc = doc._replace(error=f"{where}: {doc.error}")  # the row says where the record is
+        made = rows(chunker, doc, max_chars=options.max_chars, label=label)
+        if made and made[0]["error"] is not None:
+            failures.append((where, doc.doc_id, made[0]["error"]))
+        batch += made
+    chunks = len(batch) - len(failures)
+    if options.fmt == "jsonl":
+        payload = "".join(map(jsonl_line, batch))
+    else:
+        payload = to_arrow(batch) if batch else None
+    return Done(payload, docs, chunks, failures, task.size)
+
+
+def ordered_results(work: Iterator[Task], options: Options, jobs: int) -> Iterator[Done]:
+    """run_task over every task, results in input order. With several jobs, worker
+    processes take tasks while at most IN_FLIGHT_PER_JOB * jobs are pending, so
+    neither the input nor the output piles up in memory."""
+    work = iter(work)
+    head = []
+    for task in work:  # one or two tasks are not worth starting processes for
+        head.append(task)
+        if len(head) > 1:
+            break
+    if jobs == 1 or len(head) < 2:
+        start_worker(options)
+        for task in (*head, *work):
+            yield run_task(task)
+        return
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=start_worker, initargs=(options,)) as pool:
+        pending = collections.deque()
+        for task in (*head, *work):
+            pending.append(pool.submit(run_task, task))
+            if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+# -- outputs ------------------------------------------------------------------------
+class JsonlWriter:
+    def __init__(self, path: str | None):
+        self.file = open(path, "w", encoding="utf-8", newline="") if path else None
+
+    def write(self, payload: str) -> None:
+        if self.file:
+            self.file.write(payload)
+        else:
+            sys.stdout.buffer.write(payload.encode("utf-8"))
+
+    def close(self) -> None:
+        if self.file:
+            self.file.close()
+        else:
+            sys.stdout.flush()
+
+
+class ParquetWriter:
+    """Row groups of ROW_GROUP_ROWS chunk rows; the file's key-value metadata names
+    the chunker too (every row also has it in its `chunker` column)."""
+
+    def __init__(self, path: str, label: str):
+        import pyarrow.parquet as pq
+
+        from .rows import arrow_schema
+
+        schema = arrow_schema().with_metadata({"chunkwise": label})
+        self.writer = pq.ParquetWriter(path, schema)
+        self.schema = schema
+        self.pending, self.rows = [], 0
+
+    def write(self, payload) -> None:
+        if payload is None:
+            return
+        self.pending.append(payload)
+        self.rows += payload.num_rows
+        if self.rows >= ROW_GROUP_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+
+        if self.pending:
+            self.writer.write_table(pa.Table.from_batches(self.pending, schema=self.schema), row_group_size=self.rows)
+        self.pending, self.rows = [], 0
+
+    def close(self) -> None:
+        self._flush()
+        self.writer.close()
+
+
+class Progress:
+    """A bar on stderr when it is a terminal and tqdm is installed: bytes read
+    (so MB/s and the ETA), documents, chunks and failures."""
+
+    def __init__(self, total: int | None):
+        self.bar = None
+        if not sys.stderr.isatty():
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return
+        self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1000, file=sys.stderr,
+                        desc="chunkwise", dynamic_ncols=True, smoothing=0.1)
+
+    def update(self, done: Done, docs: int, chunks: int, failed: int) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"{docs:,} docs, {chunks:,} chunks" + (f", {failed:,} failed" if failed else ""), refresh=False)
+            self.bar.update(done.size)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _output_format(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
+    fmt = args.format or (_kind(args.output) if args.output and _kind(args.output) != "text" else "jsonl")
+    if fmt not in OUTPUT_FORMATS:
+        parser.error(f"corpus mode writes jsonl or parquet, not {fmt}")
+    if args.headers:
+        parser.error("--headers only applies to --format text")
+    if args.stats:
+        parser.error("--stats applies to plain files; corpus mode ends with a summary on standard error")
+    if fmt == "parquet" and not args.output:
+        parser.error("Parquet output needs a file: -o OUT.parquet")
+    return fmt
+
+
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    fmt = _output_format(args, parser)
+    if fmt == "parquet" or any(_kind(p) == "parquet" for p in args.files):
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            parser.error("Parquet needs pyarrow: pip install 'chunkwise[parquet]'")
+    try:
+        chunker = Chunker(max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding)
+    except ValueError as error:
+        parser.error(str(error))
+    for message in chunker.adjustments:
+        print(f"chunkwise: warning: {message}", file=sys.stderr)
+    found = sources(args.files, parser)
+    options = Options(
+        dict(max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding),
+        args.id_field or ID_FIELD, args.text_field or TEXT_FIELD, args.max_chars, fmt,
+    )
+    label = chunker_label(chunker.settings)
+    try:
+        writer = ParquetWriter(args.output, label) if fmt == "parquet" else JsonlWriter(args.output)
+    except OSError as error:
+        parser.error(f"cannot write {_display(args.output)!r}: {error.strerror}")
+    progress = Progress(_total_size(found))
+    docs = chunks = failed = 0
+    shown = []
+    try:
+        for done in ordered_results(tasks(found), options, args.jobs or os.cpu_count() or 1):
+            writer.write(done.payload)
+            docs, chunks, failed = docs + done.docs, chunks + done.chunks, failed + len(done.failures)
+            shown += done.failures[: SHOWN_FAILURES - len(shown)]
+            progress.update(done, docs, chunks, failed)
+    except BrokenProcessPool:
+        progress.close()
+        print("chunkwise: a worker process died (out of memory?); the output is incomplete", file=sys.stderr)
+        return 1
+    except OSError as error:
+        progress.close()
+        print(f"chunkwise: cannot read the input: {error.strerror or error}", file=sys.stderr)
+        return 1
+    finally:
+        writer.close()
+    progress.close()
+    for where, doc_id, reason in shown:
+        print(f"chunkwise: {reason}" if doc_id is None else f"chunkwise: {where} (id {doc_id!r}): {reason}", file=sys.stderr)
+    if failed > len(shown):
+        print(f"chunkwise: ... and {failed - len(shown)} more (every failed document is an error row in the output)", file=sys.stderr)
+    print(f"chunkwise: {docs:,} documents, {chunks:,} chunks, {failed:,} failed", file=sys.stderr)
+    return 1 if failed else 0

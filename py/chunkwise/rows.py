@@ -1,0 +1,147 @@
+"""Chunk rows: what corpus mode (JSONL, Parquet) and the Ray Data adapter emit per chunk.
+
+One document in, its rows out: the chunk's record (as the page's JSONL has it)
+plus `doc_id`, a stable `chunk_id`, the document's other fields as `metadata`,
+and `chunker` (chunkwise version, tokenizer and the settings used). A document
+that cannot be chunked gives one row whose `error` says why, and nothing else.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, NamedTuple
+
+from .chunker import Chunker
+from .model import Settings
+
+# The row's fields, in output order. Chunk rows leave `error` empty; an error
+# row has only doc_id (when known), metadata, chunker and error.
+COLUMNS = (
+    "doc_id", "chunk_id", "index", "text", "start", "end", "token_count", "overlap_tokens",
+    "boundary", "headings", "metadata", "chunker", "error",
+)
+ID_FIELD = "id"
+TEXT_FIELD = "text"
+
+
+class Doc(NamedTuple):
+    """One corpus document: its id and text, or the reason it has none."""
+
+    doc_id: str | None
+    text: str | None
+    metadata: dict
+    error: str | None = None
+
+
+def chunker_label(settings: Settings) -> str:
+    """Which chunkwise, tokenizer and settings made a chunk: one short string."""
+    from . import __version__
+
+    s = settings
+    return f"chunkwise {__version__} encoding={s.encoding} max_tokens={s.max_tokens} overlap={s.overlap} strategy={s.strategy}"
+
+
+def chunk_id(doc_id: str, settings: Settings, start: int, end: int, text: str) -> str:
+    """32 hex digits of sha256 over the document id, the settings used and the chunk's
+    offsets and text: the same run gives the same ids (re-ingestion upserts), and any
+    change to the settings or the document gives new ones. The version is left out:
+    a release that cuts the same chunks keeps their ids."""
+    s = settings
+    key = json.dumps([doc_id, s.encoding, s.max_tokens, s.overlap, s.strategy, start, end, text], ensure_ascii=False)
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def metadata_json(metadata: dict) -> str:
+    """Metadata as compact JSON (values JSON cannot hold, like dates, become strings)."""
+    return json.dumps(metadata, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def doc_from_record(record: Any, id_field: str = ID_FIELD, text_field: str = TEXT_FIELD) -> Doc:
+    """A document from a JSON object or a table row: id and text fields, the rest metadata."""
+    if not isinstance(record, dict):
+        return Doc(None, None, {}, f"not a JSON object but {type(record).__name__}")
+    metadata = {k: v for k, v in record.items() if k not in (id_field, text_field)}
+    doc_id = record.get(id_field)
+    if doc_id is None:
+        return Doc(None, None, metadata, f"no {id_field!r} field")
+    if isinstance(doc_id, int) and not isinstance(doc_id, bool):
+        doc_id = str(doc_id)
+    elif not isinstance(doc_id, str):
+        return Doc(None, None, metadata, f"the {id_field!r} field must be a string or a whole number, not {type(doc_id).__name__}")
+    text = record.get(text_field)
+    if text is None:
+        return Doc(doc_id, None, metadata, f"no {text_field!r} field")
+    if not isinstance(text, str):
+        return Doc(doc_id, None, metadata, f"the {text_field!r} field must be a string, not {type(text).__name__}")
+    return Doc(doc_id, text, metadata)
+
+
+def error_row(doc: Doc, label: str, reason: str) -> dict:
+    return dict.fromkeys(COLUMNS) | {"doc_id": doc.doc_id, "metadata": doc.metadata, "chunker": label, "error": reason}
+
+
+def rows(chunker: Chunker, doc: Doc, *, max_chars: int | None = None, label: str | None = None) -> list[dict]:
+    """The rows of one document (COLUMNS order; metadata as a dict). Never raises
+    for a bad document: it becomes one error row."""
+    label = label or chunker_label(chunker.settings)
+    if doc.error is not None:
+        return [error_row(doc, label, doc.error)]
+    if max_chars is not None and len(doc.text) > max_chars:
+        return [error_row(doc, label, f"{len(doc.text):,} characters, over the limit of {max_chars:,} (--max-chars)")]
+    try:
+        chunks = chunker.chunk_document(doc.text).chunks
+    except Exception as error:  # a bug must not end the run: report it in the row
+        return [error_row(doc, label, f"chunking failed: {type(error).__name__}: {error}")]
+    settings = chunker.settings
+    out = []
+    for chunk in chunks:
+        out.append({
+            "doc_id": doc.doc_id,
+            "chunk_id": chunk_id(doc.doc_id, settings, chunk.start, chunk.end, chunk.text),
+            **chunk.to_dict(),
+            "metadata": doc.metadata,
+            "chunker": label,
+            "error": None,
+        })
+    return out
+
+
+def jsonl_line(row: dict) -> str:
+    """A row as one JSONL record: chunk rows are the page's record plus doc_id,
+    chunk_id, metadata and chunker; error rows carry doc_id, error, metadata, chunker."""
+    if row["error"] is None:
+        record = {k: v for k, v in row.items() if k != "error"}
+    else:
+        record = {"doc_id": row["doc_id"], "error": row["error"], "metadata": row["metadata"], "chunker": row["chunker"]}
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+
+
+# -- Arrow / Parquet ------------------------------------------------------------
+def arrow_schema():
+    """The typed columns of a Parquet output and of the Ray adapter's batches."""
+    import pyarrow as pa
+
+    return pa.schema([
+        ("doc_id", pa.string()),
+        ("chunk_id", pa.string()),
+        ("index", pa.int32()),
+        ("text", pa.string()),
+        ("start", pa.int64()),
+        ("end", pa.int64()),
+        ("token_count", pa.int32()),
+        ("overlap_tokens", pa.int32()),
+        ("boundary", pa.string()),
+        ("headings", pa.list_(pa.string())),
+        ("metadata", pa.string()),  # JSON: documents in one corpus may have different fields
+        ("chunker", pa.string()),
+        ("error", pa.string()),
+    ])
+
+
+def to_arrow(batch: list[dict]):
+    """Rows (as rows() gives them) as a pyarrow RecordBatch with arrow_schema()."""
+    import pyarrow as pa
+
+    columns = {name: [row[name] for row in batch] for name in COLUMNS}
+    columns["metadata"] = [metadata_json(m) for m in columns["metadata"]]
+    return pa.RecordBatch.from_pydict(columns, schema=arrow_schema())

@@ -1,0 +1,245 @@
+"""Corpus mode, as a user runs it: JSONL, Parquet and text files in; JSONL and Parquet
+rows out with doc_id, chunk_id, metadata and chunker; error rows; any --jobs, same bytes."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import struct
+import subprocess
+import sys
+import termios
+import warnings
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import chunkwise
+from chunkwise import Chunker, export, rows
+from chunkwise.corpus import TASK_DOCS
+from conftest import CORPUS
+
+SETTINGS = ["--max-tokens", "128", "--overlap", "16"]
+LABEL = f"chunkwise {chunkwise.__version__} encoding=cl100k_base max_tokens=128 overlap=16 strategy=smart"
+
+
+def run(*args, stdin: bytes = b"", cwd=None):
+    return subprocess.run([sys.executable, "-m", "chunkwise", *map(str, args)], input=stdin, capture_output=True, cwd=cwd)
+
+
+def corpus_docs() -> list[dict]:
+    """The test corpus as documents with metadata of several JSON types."""
+    docs = []
+    for n, path in enumerate(sorted(CORPUS.glob("*.*"))):
+        if path.name == "SOURCES.md":
+            continue
+        docs.append({"id": path.stem, "text": path.read_text(encoding="utf-8"), "n": n,
+                     "tags": ["a", "ß"], "meta": {"size": path.stat().st_size, "ok": True}, "note": None})
+    return docs
+
+
+def write_jsonl(path, docs) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for doc in docs:
+            f.write(json.dumps(doc, ensure_ascii=False) + "\n")
+
+
+def records(out: bytes) -> list[dict]:
+    return [json.loads(line) for line in out.decode("utf-8").splitlines()]
+
+
+def test_jsonl_round_trip_keeps_the_chunks_and_passes_metadata_through(tmp_path):
+    docs = corpus_docs()
+    write_jsonl(tmp_path / "docs.jsonl", docs)
+    out = run(tmp_path / "docs.jsonl", *SETTINGS)
+    assert out.returncode == 0, out.stderr
+    got = records(out.stdout)
+    expected = []
+    for doc in docs:
+        for chunk in chunkwise.chunk(doc["text"], max_tokens=128, overlap=16):
+            metadata = {k: v for k, v in doc.items() if k not in ("id", "text")}
+            expected.append({"doc_id": doc["id"], **chunk.to_dict(), "metadata": metadata, "chunker": LABEL})
+    assert [{k: v for k, v in r.items() if k != "chunk_id"} for r in got] == expected
+    assert list(got[0]) == ["doc_id", "chunk_id", "index", "text", "start", "end", "token_count", "overlap_tokens",
+                            "boundary", "headings", "metadata", "chunker"]
+    assert out.stderr.decode().endswith(f"chunkwise: {len(docs)} documents, {len(got)} chunks, 0 failed\n")
+
+
+def test_parquet_in_and_out_has_typed_columns_and_the_same_rows(tmp_path):
+    docs = corpus_docs()
+    write_jsonl(tmp_path / "docs.jsonl", docs)
+    table = pa.Table.from_pylist(docs)
+    pq.write_table(table, tmp_path / "docs.parquet")
+    from_jsonl = run(tmp_path / "docs.jsonl", *SETTINGS)
+    from_parquet = run(tmp_path / "docs.parquet", *SETTINGS)
+    assert from_parquet.returncode == 0, from_parquet.stderr
+    assert from_parquet.stdout == from_jsonl.stdout  # the same documents give the same bytes
+    out = run(tmp_path / "docs.parquet", *SETTINGS, "-o", tmp_path / "chunks.parquet")
+    assert out.returncode == 0 and out.stdout == b"", out.stderr
+    result = pq.read_table(tmp_path / "chunks.parquet")
+    assert result.schema.field("start").type == pa.int64()
+    assert result.schema.field("token_count").type == pa.int32()
+    assert result.schema.field("headings").type == pa.list_(pa.string())
+    assert result.schema.metadata[b"chunkwise"] == LABEL.encode()
+    as_rows = result.to_pylist()
+    for row in as_rows:
+        assert row.pop("error") is None
+        row["metadata"] = json.loads(row["metadata"])
+    assert as_rows == records(from_jsonl.stdout)
+    # The output file's extension chooses the format; --format says it outright.
+    again = run(tmp_path / "docs.jsonl", *SETTINGS, "--format", "parquet", "-o", tmp_path / "again.pq")
+    assert again.returncode == 0 and pq.read_table(tmp_path / "again.pq").equals(result)
+
+
+def test_chunk_ids_are_stable_and_follow_document_settings_and_text(tmp_path):
+    write_jsonl(tmp_path / "docs.jsonl", corpus_docs())
+    first, second = run(tmp_path / "docs.jsonl", *SETTINGS), run(tmp_path / "docs.jsonl", *SETTINGS)
+    assert first.stdout == second.stdout
+    got = records(first.stdout)
+    ids = [r["chunk_id"] for r in got]
+    assert len(set(ids)) == len(ids) and all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
+    settings = Chunker(max_tokens=128, overlap=16).settings
+    assert ids[3] == rows.chunk_id(got[3]["doc_id"], settings, got[3]["start"], got[3]["end"], got[3]["text"])
+    other = records(run(tmp_path / "docs.jsonl", "--max-tokens", "128", "--overlap", "8").stdout)
+    assert not set(ids) & {r["chunk_id"] for r in other}
+    # Another document id with the same text gives other ids.
+    renamed = [dict(d, id=d["id"] + "-copy") for d in corpus_docs()]
+    write_jsonl(tmp_path / "renamed.jsonl", renamed)
+    assert not set(ids) & {r["chunk_id"] for r in records(run(tmp_path / "renamed.jsonl", *SETTINGS).stdout)}
+
+
+def test_bad_documents_become_error_rows_and_the_run_goes_on(tmp_path):
+    lines = [
+        json.dumps({"id": "first", "text": "Fine text."}),
+        "{not json",
+        json.dumps({"text": "no id here"}),
+        json.dumps({"id": 7, "text": ["not", "a", "string"]}),
+        json.dumps({"id": "long", "text": "x" * 50}),
+        json.dumps({"id": "empty", "text": ""}),
+        json.dumps({"id": 8, "text": "Last one."}),
+    ]
+    (tmp_path / "docs.jsonl").write_bytes(("\n".join(lines) + "\n").encode() + b'{"id": "bad", "text": "\xff"}\n')
+    out = run(tmp_path / "docs.jsonl", "--max-chars", 40)
+    assert out.returncode == 1
+    got = records(out.stdout)
+    assert [(r["doc_id"], r.get("error", "").split(":")[0]) for r in got] == [
+        ("first", ""), (None, "line 2 of " + str(tmp_path / "docs.jsonl")), (None, "line 3 of " + str(tmp_path / "docs.jsonl")),
+        ("7", "the 'text' field must be a string, not list"), ("long", "50 characters, over the limit of 40 (--max-chars)"),
+        ("8", ""), (None, "line 8 of " + str(tmp_path / "docs.jsonl")),
+    ]
+    assert "not JSON" in got[1]["error"] and "no 'id' field" in got[2]["error"] and "not valid UTF-8" in got[6]["error"]
+    assert got[3] == {"doc_id": "7", "error": "the 'text' field must be a string, not list", "metadata": {}, "chunker": got[0]["chunker"]}
+    stderr = out.stderr.decode()
+    assert stderr.endswith("chunkwise: 8 documents, 2 chunks, 5 failed\n")
+    assert "line 4 of" in stderr and "(id '7'): the 'text' field must be a string" in stderr
+    assert "Traceback" not in stderr
+    # In Parquet, an error row has the error column and empty chunk columns.
+    out = run(tmp_path / "docs.jsonl", "--max-chars", 40, "-o", tmp_path / "out.parquet")
+    table = pq.read_table(tmp_path / "out.parquet").to_pylist()
+    assert out.returncode == 1 and len(table) == 7
+    assert table[4]["doc_id"] == "long" and table[4]["text"] is None and table[4]["error"].startswith("50 characters")
+
+
+def test_directories_and_patterns_of_text_files_with_the_path_as_id(tmp_path):
+    (tmp_path / "docs" / "sub").mkdir(parents=True)
+    (tmp_path / "docs" / "b.md").write_text("# B\n\nBee.", encoding="utf-8")
+    (tmp_path / "docs" / "a.txt").write_text("Ay.", encoding="utf-8")
+    (tmp_path / "docs" / "sub" / "c.txt").write_bytes(b"\xef\xbb\xbfSee.")  # a BOM is dropped
+    (tmp_path / "docs" / "sub" / "bad.txt").write_bytes(b"caf\xe9 au lait")
+    (tmp_path / "docs" / ".hidden").write_text("Skipped.", encoding="utf-8")
+    out = run("docs", cwd=tmp_path)
+    assert out.returncode == 1
+    got = records(out.stdout)
+    assert [(r["doc_id"], r.get("text"), r.get("error")) for r in got] == [
+        ("docs/a.txt", "Ay.", None), ("docs/b.md", "# B\n\nBee.", None),
+        ("docs/sub/bad.txt", None, "not valid UTF-8 (byte offset 3: invalid continuation byte)"),
+        ("docs/sub/c.txt", "See.", None),
+    ]
+    assert got[1]["headings"] == ["B"] and got[0]["metadata"] == {}
+    pattern = run("docs/**/*.txt", cwd=tmp_path)
+    assert [r["doc_id"] for r in records(pattern.stdout)] == ["docs/a.txt", "docs/sub/bad.txt", "docs/sub/c.txt"]
+    # --corpus turns plain files into corpus documents too; unmatched patterns are an error.
+    single = run("--corpus", "docs/a.txt", cwd=tmp_path)
+    assert records(single.stdout)[0]["doc_id"] == "docs/a.txt" and single.returncode == 0
+    none = run("docs/*.rst", cwd=tmp_path)
+    assert none.returncode == 2 and b"no file matches 'docs/*.rst'" in none.stderr
+
+
+def test_jobs_two_gives_the_same_bytes_as_jobs_one(tmp_path):
+    texts = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.*")) if p.name != "SOURCES.md"]
+    # More documents than one task holds, so several tasks go to the two workers.
+    docs = [{"id": f"doc-{i}", "text": f"Document {i}. " + texts[i % len(texts)][(i * 97) % 3000 :][:1500], "i": i} for i in range(TASK_DOCS * 2 + 100)]
+    docs[700] = {"id": "broken"}
+    write_jsonl(tmp_path / "docs.jsonl", docs)
+    one = run(tmp_path / "docs.jsonl", *SETTINGS, "--jobs", 1)
+    two = run(tmp_path / "docs.jsonl", *SETTINGS, "--jobs", 2)
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout and one.stderr == two.stderr
+    assert len({r["doc_id"] for r in records(one.stdout)}) == len(docs)
+    for jobs in (1, 2):
+        assert run(tmp_path / "docs.jsonl", *SETTINGS, "--jobs", jobs, "-o", tmp_path / f"{jobs}.parquet").returncode == 1
+    assert (tmp_path / "1.parquet").read_bytes() == (tmp_path / "2.parquet").read_bytes()
+
+
+def test_plain_files_stay_plain_and_corpus_options_need_corpus_mode(tmp_path):
+    f = tmp_path / "notes.md"
+    f.write_text("# T\n\nSome text.", encoding="utf-8")
+    plain = run(f)
+    assert plain.stdout == export.to_jsonl(chunkwise.chunk("# T\n\nSome text.")).encode() and plain.stderr == b""
+    for option in (["--jobs", "2"], ["--id-field", "key"], ["--max-chars", "9"]):
+        out = run(f, *option)
+        assert out.returncode == 2 and b"applies to corpus mode" in out.stderr
+    out = run(tmp_path / "missing.jsonl")
+    assert out.returncode == 2 and b"no such file" in out.stderr and b"Traceback" not in out.stderr
+    out = run(tmp_path / "notes.md", "--format", "parquet")
+    assert out.returncode == 2 and b"Parquet output needs a file" in out.stderr
+
+
+def test_fields_are_chosen_and_stdin_is_jsonl():
+    body = json.dumps({"key": "k1", "body": "Hello there.", "id": "kept as metadata"}) + "\n"
+    out = run("--id-field", "key", "--text-field", "body", "--corpus", stdin=body.encode())
+    assert out.returncode == 0, out.stderr
+    (record,) = records(out.stdout)
+    assert record["doc_id"] == "k1" and record["text"] == "Hello there." and record["metadata"] == {"id": "kept as metadata"}
+
+
+def test_a_progress_bar_on_a_terminal_and_none_otherwise(tmp_path):
+    write_jsonl(tmp_path / "docs.jsonl", corpus_docs())
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a 120-column terminal
+    proc = subprocess.Popen([sys.executable, "-m", "chunkwise", str(tmp_path / "docs.jsonl"), "-o", str(tmp_path / "o.jsonl")],
+                            stderr=follower, stdout=subprocess.DEVNULL)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the terminal closed: the process is done
+            break
+        if not data:
+            break
+        seen += data
+    assert proc.wait() == 0
+    os.close(leader)
+    text = seen.decode("utf-8", "replace")
+    assert "chunkwise: 100%" in text and "docs," in text and "chunks" in text and "B/s" in text
+    quiet = run(tmp_path / "docs.jsonl", "-o", tmp_path / "o2.jsonl")
+    assert b"100%" not in quiet.stderr
+
+
+def test_chunker_is_chunk_with_settings_held():
+    texts = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.txt"))]
+    chunker = Chunker(max_tokens=200, overlap=20, strategy="sentences", encoding="o200k_base")
+    assert chunker.tokenizer.name == "o200k_base"
+    assert chunker.chunk(texts[0]) == chunkwise.chunk(texts[0], max_tokens=200, overlap=20, strategy="sentences", encoding="o200k_base")
+    assert chunker.chunk_batch(texts) == [chunkwise.chunk(t, max_tokens=200, overlap=20, strategy="sentences", encoding="o200k_base") for t in texts]
+    with pytest.raises(ValueError, match="unknown strategy"):
+        Chunker(strategy="nope")
+    clamped = Chunker(max_tokens=10, overlap=9)
+    assert clamped.settings.overlap == 5 and "clamped" in clamped.adjustments[0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clamped.chunk_batch(["One.", "Two.", "Three."])
+    assert len(caught) == 1 and issubclass(caught[0].category, chunkwise.ChunkwiseWarning)
