@@ -235,6 +235,9 @@ def test_chunker_is_chunk_with_settings_held():
     assert chunker.tokenizer.name == "o200k_base"
     assert chunker.chunk(texts[0]) == chunkwise.chunk(texts[0], max_tokens=200, overlap=20, strategy="sentences", encoding="o200k_base")
     assert chunker.chunk_batch(texts) == [chunkwise.chunk(t, max_tokens=200, overlap=20, strategy="sentences", encoding="o200k_base") for t in texts]
+    document = chunkwise.Document(texts[1])  # prepared once, chunked by several Chunkers
+    assert chunker.chunk(document) == chunker.chunk(texts[1])
+    assert Chunker().settings.overlap == chunkwise.default_overlap(512)
     with pytest.raises(ValueError, match="unknown strategy"):
         Chunker(strategy="nope")
     clamped = Chunker(max_tokens=10, overlap=9)
