@@ -246,3 +246,14 @@ def test_chunker_is_chunk_with_settings_held():
         warnings.simplefilter("always")
         clamped.chunk_batch(["One.", "Two.", "Three."])
     assert len(caught) == 1 and issubclass(caught[0].category, chunkwise.ChunkwiseWarning)
+
+
+def test_a_closed_pipe_stops_the_run_quietly(tmp_path):
+    write_jsonl(tmp_path / "docs.jsonl", corpus_docs() * 4)  # far more output than a pipe holds
+    proc = subprocess.Popen([sys.executable, "-m", "chunkwise", str(tmp_path / "docs.jsonl"), *SETTINGS],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    stderr = proc.stderr.read()
+    assert proc.wait() == 1
+    assert json.loads(first)["index"] == 0 and stderr == b""

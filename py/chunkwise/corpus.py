@@ -311,20 +311,26 @@ def ordered_results(work: Iterator[Task], options: Options, jobs: int) -> Iterat
 
 # -- outputs ------------------------------------------------------------------------
 class JsonlWriter:
+    """To a file, or straight to stdout's descriptor: a large buffered write to a
+    pipe can return after part of it, and a closed pipe must be noticed at once."""
+
     def __init__(self, path: str | None):
         self.file = open(path, "w", encoding="utf-8", newline="") if path else None
+        if self.file is None:
+            sys.stdout.flush()
+            self.fd = sys.stdout.fileno()
 
     def write(self, payload: str) -> None:
         if self.file:
             self.file.write(payload)
-        else:
-            sys.stdout.buffer.write(payload.encode("utf-8"))
+            return
+        view = memoryview(payload.encode("utf-8"))
+        while view:
+            view = view[os.write(self.fd, view) :]
 
     def close(self) -> None:
         if self.file:
             self.file.close()
-        else:
-            sys.stdout.flush()
 
 
 class ParquetWriter:
@@ -386,6 +392,14 @@ class Progress:
             self.bar.close()
 
 
+def _silence_stdout() -> None:
+    """After a closed pipe, point stdout at /dev/null so the exit-time flush stays quiet."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def _output_format(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
     fmt = args.format or (_kind(args.output) if args.output and _kind(args.output) != "text" else "jsonl")
     if fmt not in OUTPUT_FORMATS:
@@ -425,23 +439,33 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     progress = Progress(_total_size(found))
     docs = chunks = failed = 0
     shown = []
+    status = None
     try:
         for done in ordered_results(tasks(found), options, args.jobs or os.cpu_count() or 1):
             writer.write(done.payload)
             docs, chunks, failed = docs + done.docs, chunks + done.chunks, failed + len(done.failures)
             shown += done.failures[: SHOWN_FAILURES - len(shown)]
             progress.update(done, docs, chunks, failed)
-    except BrokenProcessPool:
-        progress.close()
-        print("chunkwise: a worker process died (out of memory?); the output is incomplete", file=sys.stderr)
-        return 1
-    except OSError as error:
-        progress.close()
-        print(f"chunkwise: cannot read the input: {error.strerror or error}", file=sys.stderr)
-        return 1
-    finally:
         writer.close()
-    progress.close()
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        _silence_stdout()
+        return 1
+    except BrokenProcessPool:
+        status = "a worker process died (out of memory?); the output is incomplete"
+    except OSError as error:
+        what = "write the output" if error.filename is None or error.filename == args.output else f"read {_display(error.filename)!r}"
+        status = f"cannot {what}: {error.strerror or error}; the output is incomplete"
+    except Exception as error:  # a bug outside one document's chunking: say it, no traceback
+        status = f"internal error: {type(error).__name__}: {error}; the output is incomplete"
+    finally:
+        progress.close()
+    if status:
+        try:
+            writer.close()  # keep what was written readable (a Parquet file needs its footer)
+        except Exception:
+            pass
+        print(f"chunkwise: {status}", file=sys.stderr)
+        return 1
     for where, doc_id, reason in shown:
         print(f"chunkwise: {reason}" if doc_id is None else f"chunkwise: {where} (id {doc_id!r}): {reason}", file=sys.stderr)
     if failed > len(shown):
