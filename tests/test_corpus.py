@@ -191,6 +191,8 @@ def test_plain_files_stay_plain_and_corpus_options_need_corpus_mode(tmp_path):
     for option in (["--jobs", "2"], ["--id-field", "key"], ["--max-chars", "9"]):
         out = run(f, *option)
         assert out.returncode == 2 and b"applies to corpus mode" in out.stderr
+    out = run(tmp_path / "docs.jsonl", "--jobs", "9" * 30)
+    assert out.returncode == 2 and b"--jobs: must be at most 256" in out.stderr
     out = run(tmp_path / "missing.jsonl")
     assert out.returncode == 2 and b"no such file" in out.stderr and b"Traceback" not in out.stderr
     out = run(tmp_path / "notes.md", "--format", "parquet")

@@ -32,6 +32,7 @@ TASK_DOCS = 512
 PARQUET_BATCH_ROWS = 256  # documents read from a Parquet input at a time
 ROW_GROUP_ROWS = 16_384  # chunk rows per Parquet row group in the output
 IN_FLIGHT_PER_JOB = 3  # tasks queued or running per worker: enough to keep it busy
+MAX_JOBS = 256  # a process each: more than this is a typo, not a machine
 SHOWN_FAILURES = 10  # failed documents named on stderr (all of them are in the output)
 STDIN = "-"
 
@@ -45,18 +46,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--corpus", action="store_true", help="corpus mode for plain text files too (standard input is read as JSONL)")
     group.add_argument("--id-field", metavar="NAME", help=f"JSONL/Parquet field holding the document id (default {ID_FIELD})")
     group.add_argument("--text-field", metavar="NAME", help=f"JSONL/Parquet field holding the text (default {TEXT_FIELD})")
-    group.add_argument("--jobs", metavar="N", type=_jobs, help="worker processes (default: every core)")
-    group.add_argument("--max-chars", metavar="N", type=_jobs, help="a longer document becomes an error row instead of chunks")
+    group.add_argument("--jobs", metavar="N", type=_whole(MAX_JOBS), help="worker processes (default: every core)")
+    group.add_argument("--max-chars", metavar="N", type=_whole(None), help="a longer document becomes an error row instead of chunks")
 
 
-def _jobs(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
-    return number
+def _whole(most: int | None):
+    """An argparse type: a whole number from 1 to `most`."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {value[:40]!r}") from None
+        if number < 1:
+            raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+        if most is not None and number > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most}")
+        return number
+
+    return parse
 
 
 CORPUS_ONLY = ("id_field", "text_field", "jobs", "max_chars")
