@@ -75,3 +75,18 @@ def test_the_same_callable_takes_pandas_frames_as_spark_and_dask_give_them():
     assert rebuilt.to_pylist() == from_arrow.to_pylist()
     assert list(empty_frame().columns) == arrow_schema().names
     assert [part.split()[0] for part in SPARK_SCHEMA.split(",")] == arrow_schema().names
+
+
+def test_dask_map_partitions_gives_the_same_rows():
+    import dask
+    import dask.dataframe as dd
+
+    docs = documents(60)
+    table = pa.Table.from_pylist(docs)
+    # Dask turns object columns (here the list column `tags`) into strings unless told not to.
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.from_pandas(table.to_pandas(), npartitions=3)
+        frame = ddf.map_partitions(ChunkRows(**SETTINGS), meta=empty_frame()).compute(scheduler="sync")
+    got = pa.Table.from_pandas(frame, schema=arrow_schema(), preserve_index=False)
+    assert got.to_pylist() == ChunkRows(**SETTINGS)(table).to_pylist()
+    assert sum(1 for row in got.to_pylist() if row["error"]) == 1
