@@ -61,7 +61,7 @@ PYODIDE_FILES = [
 # Content-addressed folders are named by this many hex digits of a sha256.
 HASH_CHARS = 16
 # What the served page consists of; --dist copies exactly this, --serve serves only this.
-PAGE_PATHS = ["index.html", "app", "static"]
+PAGE_PATHS = ["index.html", "sw.js", "app", "static"]
 # py/ content that never belongs in the wheel's cache key or its build copy.
 PY_IGNORE = shutil.ignore_patterns(
     "__pycache__", "*.pyc", "*.egg-info", "build", "dist", ".pytest_cache", ".hypothesis"
@@ -314,8 +314,11 @@ def build() -> dict:
         "pyodide": pinned_pyodide_version(),
         # The Pyodide core's folder (its indexURL), relative to static/vendor/.
         "pyodide_dir": pyodide_dir,
+        "pyodide_files": PYODIDE_FILES,
         # Installed with pyodide.loadPackage(urls), relative to static/vendor/: dependencies first.
         "install": install,
+        # The page's own files, relative to the root: what the service worker (sw.js) keeps for offline use.
+        "page": page_files(),
         # Changes whenever any wheel changes: the worker can use it to bust caches.
         "build_id": hashlib.sha256("".join(sha256_file(w) for w in wanted).encode()).hexdigest()[:16],
         # Preset tokenizer files, fetched by the worker only when a preset needs one.
@@ -329,6 +332,17 @@ def build() -> dict:
         os.replace(tmp, path)
     log(f"done in {time.monotonic() - t0:.1f}s: {', '.join(p.rsplit('/', 1)[1] for p in manifest['install'])}")
     return manifest
+
+
+def page_files() -> list[str]:
+    """The page's files outside static/vendor/, as URL paths relative to the root ("./" is the page)."""
+    files = ["./", "index.html"]
+    for folder in ("app", "static"):
+        for p in sorted((ROOT / folder).rglob("*")):
+            rel = p.relative_to(ROOT).as_posix()
+            if p.is_file() and not rel.startswith("static/vendor/") and not p.name.startswith(".") and not p.name.endswith(".tmp"):
+                files.append(rel)
+    return files
 
 
 def write_dist(dest: Path) -> None:
@@ -369,7 +383,7 @@ def cache_control(url_path: str) -> str:
 def headers_file() -> str:
     """The --dist folder's `_headers` (Netlify / Cloudflare Pages): the headers --serve sends.
     Those hosts join the values of every rule that matches a path, so the rules do not overlap."""
-    revalidated = ["/", "/index.html", "/app/*", "/static/vendor/manifest.json"]
+    revalidated = ["/", "/index.html", "/sw.js", "/app/*", "/static/vendor/manifest.json"]
     for entry in sorted((ROOT / "static").iterdir()):
         if entry.name != "vendor" and not entry.name.startswith("."):
             revalidated.append(f"/static/{entry.name}" + ("/*" if entry.is_dir() else ""))

@@ -9,6 +9,7 @@ import { wireInput, wellFormed } from "./input.js";
 import { DocumentView } from "./docview.js";
 import { CardList } from "./cards.js";
 import { ChunkStore } from "./chunks.js";
+import { keepOffline } from "./offline.js";
 import { clearStats, renderStats } from "./stats.js";
 import { downloadName, saveBytes } from "./downloads.js";
 
@@ -77,34 +78,35 @@ engine.booted.then(engineReady, (err) => bootFailed(err.message));
 watchBoot();
 
 function engineReady({ version, describe }) {
-    engineState = "ready";
-    watchBoot();
-    catalog.set(describe);
-    // The choices, defaults and automatic overlap are the engine's: show them, check the stored settings.
-    ui.strategy.replaceChildren(...describe.strategies.map((s) => el("option", { value: s.name }, s.label)));
-    ui.encoding.replaceChildren(...describe.encodings.map((e) => el("option", { value: e.name, title: e.help }, e.label)));
-    settings = settingsStore.normalize(settings);
-    settingsStore.save(settings);
-    showSettings();
-    ui.engineStatus.dataset.state = "ready";
-    ui.engineText.textContent = `Engine ready (${((performance.now() - bootStarted) / 1000).toFixed(1)} s)`;
-    ui.bootProgress.hidden = true;
-    ui.bootError.hidden = true; // a slow start that the watchdog reported did finish after all
-    ui.version.textContent = version;
-    if (source.text) run();
-    else setRunState("idle", "Paste or open a document to see its chunks.");
+  engineState = "ready";
+  watchBoot();
+  catalog.set(describe);
+  // The choices, defaults and automatic overlap are the engine's: show them, check the stored settings.
+  ui.strategy.replaceChildren(...describe.strategies.map((s) => el("option", { value: s.name }, s.label)));
+  ui.encoding.replaceChildren(...describe.encodings.map((e) => el("option", { value: e.name, title: e.help }, e.label)));
+  settings = settingsStore.normalize(settings);
+  settingsStore.save(settings);
+  showSettings();
+  ui.engineStatus.dataset.state = "ready";
+  ui.engineText.textContent = `Engine ready (${((performance.now() - bootStarted) / 1000).toFixed(1)} s)`;
+  ui.bootProgress.hidden = true;
+  ui.bootError.hidden = true; // a slow start that the watchdog reported did finish after all
+  ui.version.textContent = version;
+  if (source.text) run();
+  else setRunState("idle", "Paste or open a document to see its chunks.");
+  keepOffline(); // after the first boot, so its downloads never compete with it
 }
 
 function bootFailed(message) {
-    if (engineState === "ready") return;
-    engineState = "error";
-    watchBoot();
-    ui.engineStatus.dataset.state = "error";
-    ui.engineText.textContent = "Engine failed to start";
-    ui.bootProgress.hidden = true;
-    ui.bootErrorMessage.textContent = message;
-    ui.bootError.hidden = false;
-    setRunState("error", "The engine is not available.");
+  if (engineState === "ready") return;
+  engineState = "error";
+  watchBoot();
+  ui.engineStatus.dataset.state = "error";
+  ui.engineText.textContent = "Engine failed to start";
+  ui.bootProgress.hidden = true;
+  ui.bootErrorMessage.textContent = message;
+  ui.bootError.hidden = false;
+  setRunState("error", "The engine is not available.");
 }
 
 // --- settings controls --------------------------------------------------------
