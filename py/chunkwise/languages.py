@@ -1,0 +1,210 @@
+"""The languages chunkwise knows: how to recognise each (file extension, explicit
+name, strong signals in pasted text) and what its scanner needs to know about it
+(comments, string literals, how definitions look). codescan.py does the scanning.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Words that open a control statement, never a definition (brace languages).
+_CONTROL = r"(?:if|else|elif|for|foreach|while|do|switch|case|default|try|catch|finally|return|throw|new|delete|await|yield|using|lock|synchronized|with|unless|until|loop|match|select|defer|go|goto|break|continue|when|guard|repeat|in|of|assert|static_assert|sizeof|typeof|print|echo|else[ \t]+if)\b"
+# A C-family signature without a keyword: words (types, modifiers) then a name and "(".
+_SIGNATURE = rf"(?!{_CONTROL})(?:[\w$~*&<>\[\],.:?@]+[ \t]+)*[\w$~*&.:<>]*\w[ \t]*\("
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str  # the id: --language NAME, the page's picker
+    label: str  # shown to people
+    extensions: tuple[str, ...] = ()
+    filenames: tuple[str, ...] = ()  # whole file names (Makefile, Dockerfile)
+    line_comments: tuple[str, ...] = ()
+    block_comments: tuple[tuple[str, str, bool], ...] = ()  # (open, close, nests)
+    strings: tuple[str, ...] = ()  # string kinds, see codescan._STRING_KINDS
+    structure: str = "braces"  # braces | indent | python | yaml | toml | sql | markup | none
+    decl: str | None = None  # a definition line (after its indentation)
+    transparent: str | None = None  # containers that do not count as a nesting level
+    attribute: str | None = None  # lines kept with the definition below them
+    hash_needs_space: bool = False  # '#' starts a comment only after whitespace or at a line start
+
+
+_C_STRINGS = ('"', "char")
+_JS_DECL = (
+    r"(?:export[ \t]+(?:default[ \t]+)?)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?"
+    r"(?:function\b|class\b|interface\b|enum\b|type[ \t]+\w+|namespace\b|module\b|"
+    r"(?:const|let|var)[ \t]+[\w$]+[ \t]*(?::[^=]*)?=[ \t]*(?:async[ \t]*)?(?:function\b|\(|[\w$]+[ \t]*=>|class\b|\{|\[)|"
+    rf"(?!{_CONTROL})(?:(?:public|private|protected|static|readonly|override|get|set|async|\*)[ \t]+)*[\w$#]+[ \t]*(?:<[^>]*>)?[ \t]*\()"
+)
+
+LANGUAGES: dict[str, Language] = {
+    lang.name: lang
+    for lang in (
+        Language(
+            "python", "Python", (".py", ".pyi", ".pyw"), ("SConstruct",), ("#",), (),
+            ('"""', "'''", '"', "'"), "python",
+            decl=r"(?:async[ \t]+def|def|class)[ \t]+\w+", attribute=r"@",
+        ),
+        Language(
+            "javascript", "JavaScript", (".js", ".mjs", ".cjs", ".jsx"), (), ("//",), (("/*", "*/", False),),
+            ('"', "'", "`"), decl=_JS_DECL, attribute=r"@",
+        ),
+        Language(
+            "typescript", "TypeScript", (".ts", ".tsx", ".mts", ".cts"), (), ("//",), (("/*", "*/", False),),
+            ('"', "'", "`"), decl=_JS_DECL, transparent=r"(?:export[ \t]+)?(?:declare[ \t]+)?(?:namespace|module)\b", attribute=r"@",
+        ),
+        Language(
+            "java", "Java", (".java",), (), ("//",), (("/*", "*/", False),), ('"""', '"', "char"),
+            decl=rf"(?:(?:public|private|protected|static|final|abstract|sealed|non-sealed|default|synchronized|native|strictfp)[ \t]+)*(?:class|interface|enum|record|@interface)\b|{_SIGNATURE}",
+            attribute=r"@(?!interface)",
+        ),
+        Language(
+            "c", "C", (".c", ".h"), (), ("//",), (("/*", "*/", False),), _C_STRINGS,
+            decl=rf"(?:struct|union|enum|typedef)\b|{_SIGNATURE}", transparent=r"extern[ \t]+\"C\"",
+        ),
+        Language(
+            "cpp", "C++", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".ipp", ".inl"), (), ("//",),
+            (("/*", "*/", False),), ("rawcpp", '"', "char"),
+            decl=rf"(?:template[ \t]*<.*>[ \t]*)?(?:class|struct|union|enum|namespace|typedef)\b|{_SIGNATURE}",
+            transparent=r"(?:inline[ \t]+)?namespace\b|extern[ \t]+\"C\"", attribute=r"template[ \t]*<|\[\[",
+        ),
+        Language(
+            "csharp", "C#", (".cs",), (), ("//",), (("/*", "*/", False),), ('"""', "verbatim", '"', "char"),
+            decl=rf"(?:(?:public|private|protected|internal|static|sealed|abstract|partial|readonly|unsafe|override|virtual|async|extern|new|file|required)[ \t]+)*(?:class|interface|enum|struct|record|namespace|delegate)\b|{_SIGNATURE}",
+            transparent=r"namespace\b", attribute=r"\[",
+        ),
+        Language(
+            "go", "Go", (".go",), (), ("//",), (("/*", "*/", False),), ('"', "`raw", "char"),
+            decl=r"(?:func|type|var|const)\b",
+        ),
+        Language(
+            "rust", "Rust", (".rs",), (), ("//",), (("/*", "*/", True),), ("rawrust", '"ml', "char"),
+            decl=r"(?:pub(?:\([^)]*\))?[ \t]+)?(?:(?:const|async|unsafe|extern(?:[ \t]+\"[^\"]*\")?|default)[ \t]+)*(?:fn|struct|enum|union|trait|impl|mod|macro_rules!|type)\b",
+            attribute=r"#!?\[",
+        ),
+        Language(
+            "php", "PHP", (".php", ".phtml"), (), ("//", "#"), (("/*", "*/", False),), ("heredoc_php", '"ml', "'ml"),
+            decl=r"(?:(?:public|private|protected|static|final|abstract|readonly)[ \t]+)*(?:function|class|interface|trait|enum)\b",
+            transparent=r"namespace\b", attribute=r"#\[",
+        ),
+        Language(
+            "ruby", "Ruby", (".rb", ".rake", ".gemspec"), ("Rakefile", "Gemfile"), ("#",), (("=begin", "=end", False),),
+            ("heredoc_ruby", '"ml', "'ml"), "indent",
+            decl=r"(?:(?:private|protected|public)[ \t]+)?(?:def|class|module)\b", hash_needs_space=False,
+        ),
+        Language(
+            "kotlin", "Kotlin", (".kt", ".kts"), (), ("//",), (("/*", "*/", True),), ('"""', '"', "char"),
+            decl=r"(?:(?:public|private|protected|internal|open|abstract|sealed|data|inline|value|enum|annotation|companion|override|suspend|operator|infix|tailrec|external|inner|lateinit|const)[ \t]+)*(?:class|interface|object|fun|typealias)\b",
+            attribute=r"@",
+        ),
+        Language(
+            "swift", "Swift", (".swift",), (), ("//",), (("/*", "*/", True),), ('"""', '"'),
+            decl=r"(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|convenience|required|indirect|@\w+)[ \t]+)*(?:class|struct|enum|protocol|extension|func|init|deinit|subscript|actor|typealias)\b",
+            attribute=r"@",
+        ),
+        Language(
+            "shell", "Shell", (".sh", ".bash", ".zsh", ".ksh"), (".bashrc", ".profile", ".zshrc"), ("#",), (),
+            ("heredoc_sh", "'ml", '"ml', "`raw"),
+            decl=r"(?:function[ \t]+[\w:.\-]+|[\w:.\-]+[ \t]*\([ \t]*\))", hash_needs_space=True,
+        ),
+        Language(
+            "sql", "SQL", (".sql",), (), ("--",), (("/*", "*/", False),), ("sqlquote", "dollar", '"ml'), "sql",
+        ),
+        Language("html", "HTML", (".html", ".htm", ".xhtml", ".vue", ".svelte"), (), (), (), (), "markup"),
+        Language("xml", "XML", (".xml", ".svg", ".xsd", ".xsl", ".plist", ".csproj", ".pom"), (), (), (), (), "markup"),
+        Language(
+            "css", "CSS", (".css", ".scss", ".less"), (), (), (("/*", "*/", False),), ('"', "'"),
+            decl=r"[^\s;{}]", transparent=None,
+        ),
+        Language("yaml", "YAML", (".yaml", ".yml"), (), ("#",), (), ("yamlq",), "yaml", hash_needs_space=True),
+        Language("toml", "TOML", (".toml",), (), ("#",), (), ('"""', "'''", '"', "'"), "toml"),
+        Language("json", "JSON", (".json", ".jsonc", ".json5", ".ipynb", ".geojson"), (), ("//",), (("/*", "*/", False),), ('"',),
+                 decl=r"\"(?:[^\"\\\n]|\\.)*\"[ \t]*:"),
+        Language("markdown", "Markdown", (".md", ".markdown", ".mdx", ".rst"), (), (), (), (), "none"),
+    )
+}
+
+# Markdown is prose with code inside: the others are "code" (the code ladder).
+CODE_LANGUAGES = tuple(name for name in LANGUAGES if name != "markdown")
+_BY_EXTENSION = {ext: lang.name for lang in LANGUAGES.values() for ext in lang.extensions}
+_BY_FILENAME = {fn.lower(): lang.name for lang in LANGUAGES.values() for fn in lang.filenames}
+_ALIASES = {
+    "py": "python", "js": "javascript", "ts": "typescript", "c++": "cpp", "cxx": "cpp", "c#": "csharp",
+    "cs": "csharp", "golang": "go", "rs": "rust", "rb": "ruby", "kt": "kotlin", "sh": "shell", "bash": "shell",
+    "zsh": "shell", "yml": "yaml", "md": "markdown", "htm": "html", "jsx": "javascript", "tsx": "typescript",
+    "node": "javascript", "python3": "python", "text": "text", "plain": "text", "prose": "text",
+}
+
+
+def resolve(name: str) -> str:
+    """The language id for a name or alias ("py", "C++", "text"); ValueError if unknown."""
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key in LANGUAGES or key == "text":
+        return key
+    raise ValueError(f"unknown language {name!r}; choose one of text, {', '.join(LANGUAGES)}")
+
+
+def from_filename(filename: str | None) -> str | None:
+    """The language a file name says (by extension or whole name), or None."""
+    if not filename:
+        return None
+    base = filename.replace("\\", "/").rsplit("/", 1)[-1]
+    lower = base.lower()
+    if lower in _BY_FILENAME:
+        return _BY_FILENAME[lower]
+    if lower.endswith(".txt"):
+        return None  # .txt says nothing, even for "argparse.py.txt"
+    dot = lower.rfind(".")
+    return _BY_EXTENSION.get(lower[dot:]) if dot > 0 or (dot == 0 and lower in _BY_EXTENSION) else None
+
+
+_SHEBANG = re.compile(r"#![^\n]*?\b(python[\d.]*|node|deno|bash|sh|zsh|ksh|ruby|php)\b")
+_SHEBANG_LANG = {"node": "javascript", "deno": "typescript", "bash": "shell", "sh": "shell", "zsh": "shell",
+                 "ksh": "shell", "ruby": "ruby", "php": "php"}
+# Lines that, many times over, say a language. A few strong lines decide; prose never has them.
+_SIGNALS = (
+    ("python", re.compile(r"^(?:def \w+\(.*\)(?:\s*->\s*[^:]+)?:|class \w+(?:\(.*\))?:|from [\w.]+ import \w|import \w+(?:\.\w+)*$|if __name__ == .__main__.:)", re.M)),
+    ("go", re.compile(r"^(?:package \w+$|func (?:\([^)]*\) )?\w+\(.*\{$|import \($)", re.M)),
+    ("rust", re.compile(r"^(?:pub )?(?:fn \w+.*\{$|use [\w:]+(?:::\{.*\})?;$|impl\b.*\{$|#\[derive\()", re.M)),
+    ("java", re.compile(r"^(?:package [\w.]+;$|import (?:static )?[\w.]+(?:\.\*)?;$|public (?:final )?class \w+)", re.M)),
+    ("csharp", re.compile(r"^(?:using [\w.]+;$|namespace [\w.]+\s*[{;]?$)", re.M)),
+    ("javascript", re.compile(r"^(?:(?:const|let|var) \w+ = require\(.*\);?$|import .* from ['\"].*['\"];?$|export (?:default |const |function |class ))", re.M)),
+    ("cpp", re.compile(r"^(?:#include <\w+>$|using namespace \w+;$|template ?<)", re.M)),
+    ("c", re.compile(r"^#include [<\"][\w/]+\.h[>\"]$", re.M)),
+    ("shell", re.compile(r"^(?:set -[euxo]+\b|fi$|done$|esac$|\w+\(\) \{$|export \w+=)", re.M)),
+    ("sql", re.compile(r"^(?:CREATE (?:TABLE|INDEX|VIEW|FUNCTION|OR REPLACE)|SELECT .* FROM |INSERT INTO |ALTER TABLE )", re.M | re.I)),
+)
+
+
+def detect(text: str) -> tuple[str | None, str]:
+    """A language from strong signals in pasted text, and why; (None, reason) for prose.
+    Looks at the first 20,000 characters only."""
+    head = text[:20000].lstrip("\ufeff")
+    stripped = head.lstrip()
+    m = _SHEBANG.match(stripped)
+    if m:
+        word = re.sub(r"[\d.]+$", "", m.group(1))
+        return _SHEBANG_LANG.get(word, word), f"the #! line names {m.group(1)}"
+    if stripped.startswith("<?php"):
+        return "php", "it starts with <?php"
+    if stripped.startswith("<?xml"):
+        return "xml", "it starts with <?xml"
+    if re.match(r"<!doctype html|<html\b", stripped, re.I):
+        return "html", "it starts with an HTML document tag"
+    if stripped[:1] in "{[" and re.match(r"[{\[]\s*(?:\"[^\"\n]*\"\s*:|[\[{\"\d\]}-]|true|false|null)", stripped):
+        return "json", "it starts like a JSON value"
+    lines = max(1, head.count("\n"))
+    best, best_hits = None, 0
+    for name, pattern in _SIGNALS:
+        hits = sum(1 for _ in zip(range(200), pattern.finditer(head)))
+        if hits > best_hits:
+            best, best_hits = name, hits
+    # Strong: several telling lines, and a fair share of the lines.
+    if best and best_hits >= 3 and best_hits * 25 >= min(lines, 400) and not _looks_like_markdown(head):
+        return best, f"{best_hits} lines look like {LANGUAGES[best].label}"
+    return None, "no strong sign of code: chunked as prose"
+
+
+def _looks_like_markdown(head: str) -> bool:
+    return len(re.findall(r"^(?:#{1,6} \S|```|\* |- \[)", head, re.M)) >= 3 and "```" in head

