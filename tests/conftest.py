@@ -18,7 +18,12 @@ def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overl
     for i, c in enumerate(chunks):
         assert c.index == i
         assert c.text == source[c.start : c.end], f"chunk {i} is not an exact slice"
-        assert c.text and not c.text[0].isspace() and not c.text[-1].isspace(), f"chunk {i} is not trimmed"
+        assert c.text and not c.text[-1].isspace(), f"chunk {i} is not trimmed"
+        # a chunk starts at its first non-blank character, or (code) at the start of its line
+        lead = len(c.text) - len(c.text.lstrip())
+        assert lead == 0 or (
+            c.text[:lead].strip(" \t\f\v") == "" and (c.start == 0 or source[c.start - 1] == "\n")
+        ), f"chunk {i} starts with blank lines or inside a line's whitespace"
         assert c.token_count == tokenizer.count(c.text), f"chunk {i}: count {c.token_count} is not exact"
         assert c.token_count <= max_tokens, f"chunk {i}: {c.token_count} tokens > {max_tokens}"
         assert "\ufffd" not in c.text or "\ufffd" in source

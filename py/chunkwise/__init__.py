@@ -13,11 +13,13 @@ __version__ = "0.1.0"  # before the imports: chunkwise.about reads it
 from .about import describe  # noqa: E402
 from .chunker import Chunker  # noqa: E402
 from .engine import Document, chunk_document, default_overlap
+from .languages import LANGUAGES
 from .model import BOUNDARIES, ENCODINGS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
 
 __all__ = [
     "BOUNDARIES",
     "ENCODINGS",
+    "LANGUAGES",
     "STRATEGIES",
     "Chunk",
     "Chunker",
@@ -39,16 +41,21 @@ def chunk(
     overlap: int | None = None,
     strategy: str = "smart",
     encoding: str = "cl100k_base",
+    language: str | None = None,
 ) -> list[Chunk]:
     """Split `text` into chunks of at most `max_tokens` tokens (overlap included).
 
     The overlap defaults to an eighth of max_tokens (default_overlap: 64 for 512).
     `text` may be a Document, prepared once and chunked with many settings.
+    `language` reads it as source code ("python", "go", ...: chunkwise.LANGUAGES),
+    "auto" detects code from strong signals, None is prose and Markdown.
 
     Settings that make no sense are adjusted and reported as ChunkwiseWarning;
     use chunk_document() to get those messages and the source's token count.
     """
-    result = chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+    result = chunk_document(
+        text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language
+    )
     for message in result.warnings:
         warnings.warn(message, ChunkwiseWarning, stacklevel=2)
     return result.chunks

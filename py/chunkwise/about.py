@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import __version__
 from .engine import MIN_BPE_BUDGET, OVERLAP_SHARE
+from .languages import LANGUAGES
 from .model import BOUNDARIES, ENCODINGS, STRATEGIES
 from .strategies import SPECS
 
@@ -17,6 +18,7 @@ STRATEGY_LABELS = {
     "lines": "Lines",
     "sentences": "Sentences",
     "tokens": "Fixed tokens",
+    "code": "Code",
 }
 ENCODING_HELP = {
     "cl100k_base": ("cl100k_base (GPT-4, GPT-3.5)", "OpenAI's tokenizer of GPT-4, GPT-3.5 and text-embedding-3."),
@@ -27,7 +29,10 @@ ENCODING_HELP = {
 BOUNDARY_HELP = {
     "end": "end of document",
     "heading": "before a heading",
+    "definition": "between definitions",
+    "nested": "between nested definitions",
     "paragraph": "paragraph break",
+    "statement": "line end outside strings and comments",
     "line": "line break",
     "sentence": "sentence end",
     "phrase": "phrase break",
@@ -52,6 +57,8 @@ def describe() -> dict:
             {"name": name, "label": ENCODING_HELP[name][0], "help": ENCODING_HELP[name][1]} for name in ENCODINGS
         ],
         "boundaries": [{"name": name, "help": BOUNDARY_HELP[name]} for name in BOUNDARIES],
+        # what a text may be read as: "auto" (file name, else strong signals), "text" (prose), or a language
+        "languages": [{"name": name, "label": lang.label} for name, lang in LANGUAGES.items()],
         "formats": list(FORMATS),
         "defaults": {**DEFAULTS, "overlap_share": OVERLAP_SHARE, "overlap_rule": OVERLAP_RULE},
         "limits": {

@@ -10,6 +10,7 @@ import textwrap
 from . import corpus, export, stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, describe
 from .engine import chunk_document
+from .languages import LANGUAGES, choose, resolve
 from .model import ENCODINGS, STRATEGIES
 from .textio import decode_bytes
 
@@ -18,6 +19,8 @@ examples:
   python -m chunkwise notes.md > notes.chunks.jsonl
   python -m chunkwise --max-tokens 256 --overlap 32 --strategy markdown docs/*.md -o chunks.jsonl
   cat app.log | python -m chunkwise --strategy lines --format text --headers
+  python -m chunkwise src/parser.py --max-tokens 256        # read as Python
+  pbpaste | python -m chunkwise --language auto             # detect pasted code
 """
 
 
@@ -31,6 +34,9 @@ def epilog() -> str:
         lines.append(f"  {name:<20}{body[0]}")
         lines += [" " * 22 + line for line in body[1:]]
     lines.append("In every strategy a piece that is still too big is split by `smart`.")
+    lines.append("A file whose extension names a language (.py, .ts, .go, .rs, .yaml...) is read")
+    lines.append("as code: smart then cuts like `code`, chunks start at a line start (indentation")
+    lines.append("kept), '#' comments are never headings, and headings is the definition path.")
     lines.append("")
     lines.append("boundary (why a chunk ends there): " + ", ".join(f"{b['name']} ({b['help']})" for b in d["boundaries"]) + ".")
     lines.append("")
@@ -56,6 +62,16 @@ def _whole_number(minimum: int, wording: str):
     return parse
 
 
+def _language(value: str) -> str:
+    """An argparse type: a language name or alias, "text" or "auto"."""
+    if value.strip().lower() == "auto":
+        return "auto"
+    try:
+        return resolve(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 _positive = _whole_number(1, "at least 1")
 _non_negative = _whole_number(0, "0 or more")
 
@@ -76,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"where cuts may fall (default {DEFAULTS['strategy']}; see below)")
     parser.add_argument("--encoding", choices=ENCODINGS, default=DEFAULTS["encoding"],
                         help=f"tokenizer (default {DEFAULTS['encoding']}; chars counts characters)")
+    parser.add_argument(
+        "--language", type=_language, default=None, metavar="LANG",
+        help="read the input as this language: " + ", ".join(LANGUAGES) + "; text for prose; auto to detect"
+        " pasted code (default: from each file's extension, prose for standard input)",
+    )
     parser.add_argument("--format", choices=(*FORMATS, *(f for f in corpus.OUTPUT_FORMATS if f not in FORMATS)),
                         help=f"output format (default {DEFAULTS['format']}; parquet only in corpus mode)")
     parser.add_argument("--headers", action="store_true", help="with --format text: head each chunk with '--- Chunk n/N ---'")
@@ -115,8 +136,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"cannot read {name!r}: {error.strerror}")
         if note:
             print(f"chunkwise: {name}: {note}", file=sys.stderr)
+        language, why = choose(args.language, path, text)
+        if args.language == "auto":
+            print(f"chunkwise: {name}: read as {LANGUAGES[language].label if language else 'prose'} ({why})", file=sys.stderr)
         result = chunk_document(
-            text, max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding
+            text, max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
+            language=language or "text",
         )
         for warning in result.warnings:
             print(f"chunkwise: warning: {warning}", file=sys.stderr)

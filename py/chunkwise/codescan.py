@@ -93,9 +93,12 @@ class CodeStructure:
         return ""
 
 
+_PLAIN = Language("text", "Plain text", structure="none")  # lines only: the code strategy on prose
+
+
 def scan(text: str, language: str) -> CodeStructure:
     """The structure of `text` read as `language` (a languages.LANGUAGES id)."""
-    lang = LANGUAGES[language]
+    lang = LANGUAGES.get(language) or _PLAIN
     scanner = _Scanner(text, lang)
     try:
         scanner.run()

@@ -18,10 +18,13 @@ from typing import Iterator, NamedTuple
 
 from . import graphemes
 from .counter import CharIndex, TokenIndex
+from .codescan import scan
+from .codeseps import CodeOutline, CodeSeparators
+from .languages import CODE_LANGUAGES, detect, resolve
 from .markdown import Outline
 from .model import BOUNDARIES, ENCODINGS, HEADING, STRATEGIES, TOKEN, Chunk, Result, Settings
 from .separators import Separators, next_space, skip_space, trim_end
-from .strategies import FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, WINDOWS, Strategy
+from .strategies import CODE, CODE_STRUCTURE, FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, WINDOWS, Strategy
 from .textio import replace_surrogates
 from .tokenizers import get_tokenizer
 
@@ -79,22 +82,57 @@ class Document:
     """Everything that depends only on the text, computed on first use and kept:
     the text with lone surrogates repaired, its Markdown outline, its candidate
     cuts, and one token index per encoding. Chunk it as often as you like with
-    different settings; only the packing runs again."""
+    different settings; only the packing runs again.
 
-    def __init__(self, text: str):
+    `language` says what the text is: None (or "text") for prose and Markdown,
+    a code language ("python", "go"... see languages.py) for source code, or
+    "auto" to decide from strong signals in the text (`language_note` says why).
+    In code, '#' lines are no headings, `headings` is the definition path, the
+    smart strategy cuts by the code ladder and chunks start at a line start."""
+
+    def __init__(self, text: str, language: str | None = None):
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         self.text, surrogates = replace_surrogates(text)
         self.warnings = [f"{surrogates} lone surrogate code point(s) were replaced by U+FFFD."] if surrogates else []
         self._indexes: dict[tuple[str, str], TokenIndex | CharIndex] = {}
+        self.language_note = ""
+        if language == "auto":
+            language, self.language_note = detect(self.text)
+        elif language is not None:
+            language = resolve(language)
+            self.language_note = "given"
+        self.language = None if language == "text" else language
+
+    @property
+    def is_code(self) -> bool:
+        return self.language in CODE_LANGUAGES
 
     @cached_property
-    def outline(self) -> Outline:
-        return Outline(self.text)
+    def structure(self):
+        """The code structure (codescan.py); plain lines for a text that is not code."""
+        return scan(self.text, self.language if self.is_code else "text")
+
+    @cached_property
+    def outline(self) -> Outline | CodeOutline:
+        return CodeOutline(self.structure) if self.is_code else Outline(self.text)
 
     @cached_property
     def separators(self) -> Separators:
         return Separators(self.text, self.outline)
+
+    @cached_property
+    def code_separators(self) -> CodeSeparators:
+        """The code ladder's cuts (the code strategy; smart, for code)."""
+        outline = self.outline if self.is_code else CodeOutline(self.structure)
+        return CodeSeparators(self.text, outline, self.structure)
+
+    def chunk_start(self, cut: int) -> int:
+        """Where the chunk after a cut starts: prose skips the whitespace; code
+        starts at the line start, keeping the indentation."""
+        if self.is_code:
+            return self.code_separators.chunk_start(cut)
+        return skip_space(self.text, cut)
 
     @cached_property
     def stop(self) -> int:
@@ -103,8 +141,9 @@ class Document:
 
     @cached_property
     def first(self) -> int:
-        """Where the first chunk starts: the first non-whitespace character."""
-        return skip_space(self.text, 0) if self.stop else 0
+        """Where the first chunk starts: the first non-whitespace character (code:
+        the start of its line)."""
+        return self.chunk_start(0) if self.stop else 0
 
     def index(self, encoding: str) -> TokenIndex | CharIndex:
         """The token index of this encoding (with the current backend), kept for the next run."""
@@ -117,7 +156,7 @@ class Document:
         return index
 
     def chunk(self, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base") -> Result:
-        """All chunks of this document with these settings."""
+        """All chunks of this document with these settings (the language is the Document's)."""
         return ChunkJob(self, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding).result()
 
 
@@ -156,22 +195,31 @@ class Overlap(NamedTuple):
 class ChunkJob:
     """Chunks one document incrementally: step() returns the next chunks within a
     time slice, so a caller (the page's worker) can render and cancel between slices.
-    `source` is a Document (prepared once, for many runs) or the text itself."""
+    `source` is a Document (prepared once, for many runs) or the text itself, read
+    as `language` (see Document). Smart chunks code by the code ladder."""
 
-    def __init__(self, source: Document | str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base"):
+    def __init__(
+        self, source: Document | str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base",
+        language: str | None = None,
+    ):
         budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding)
-        doc = source if isinstance(source, Document) else Document(source)
+        if isinstance(source, Document):
+            if language is not None and resolve(language) != (source.language or "text"):
+                raise ValueError("a Document has its language already; make a new Document for another")
+            doc = source
+        else:
+            doc = Document(source, language)
         self.document = doc
         self.text = doc.text
         self.settings = Settings(budget, overlap, strategy, encoding)
         self.warnings = warnings + doc.warnings
-        self.strategy = SPECS[strategy]
+        self.strategy = SPECS["code" if strategy == "smart" and doc.is_code else strategy]
         self.policy = POLICIES[self.strategy.kind](self.strategy)
         # Tokens a chunk must reach for a cut of each level to be taken (structure first).
         self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
         self.index = doc.index(encoding)
         self.outline = doc.outline
-        self.seps = doc.separators
+        self.seps = doc.code_separators if doc.is_code or self.strategy.kind == CODE else doc.separators
         self.chunks: list[Chunk] = []
         self.stop = doc.stop
         self.pos = doc.first
@@ -200,15 +248,15 @@ class ChunkJob:
 
     def result(self) -> Result:
         self.step()
-        return Result(self.chunks, self.index.total(), self.settings, self.warnings)
+        return Result(self.chunks, self.index.total(), self.settings, self.warnings, self.document.language)
 
     # -- one chunk -----------------------------------------------------------
     def _next_chunk(self) -> Chunk:
         a = self.pos
         ending = self._ending(a, max(a, self.prev_end))
         if ending is None:  # the overlap left no room for new text: drop it
-            a = skip_space(self.text, self.prev_end)
-            ending = self._ending(a, a)
+            a = self.document.chunk_start(self.prev_end)
+            ending = self._ending(a, max(a, self.prev_end))
         chunk = Chunk(
             index=len(self.chunks),
             text=self.text[a : ending.end],
@@ -227,7 +275,7 @@ class ChunkJob:
         if ending.level == END:
             self.pos = self.stop
             return
-        fresh = skip_space(self.text, ending.cut)
+        fresh = self.document.chunk_start(ending.cut)
         self.prev_end = ending.end
         # A new section starts clean: no overlap across a heading.
         overlap = None
@@ -283,6 +331,26 @@ class ChunkJob:
             if fallback is None or c.cut > fallback.cut:
                 fallback = c
         return fallback or self.token_cut(w)
+
+    def code_first(self, w: Window, levels: tuple[int, ...]) -> Candidate:
+        """The code ladder: the strongest level with a cut that keeps the chunk
+        reasonably full, and of its cuts the shallowest (the last of those); else
+        the farthest cut outside strings and comments; else the farthest line end;
+        else the farthest word; else a cut between tokens."""
+        best, text = self.seps.best, self.text
+        for level in levels:
+            if level not in CODE_STRUCTURE:
+                break
+            cut = best(level, max(w.floor + 1, self._fill_offset(w.a, level)), w.hi)
+            if cut is not None and trim_end(text, w.a, cut) > w.floor:
+                return Candidate(cut, level)
+        structural = tuple(level for level in levels if level in CODE_STRUCTURE)
+        rest = tuple(level for level in levels if level not in CODE_STRUCTURE)
+        for group in (structural,) + tuple((level,) for level in rest):
+            found = max(self.candidates(w, group), key=lambda c: c.cut, default=None)
+            if found is not None:
+                return found
+        return self.token_cut(w)
 
     def _fill_offset(self, a: int, level: int) -> int:
         """Where a chunk starting at a reaches the fill a cut of this level needs."""
@@ -395,6 +463,18 @@ class Sections(Farthest):
         return super().pick(job, w)
 
 
+class CodeFirst:
+    """code (and smart on code): the code ladder, see ChunkJob.code_first."""
+
+    whole_rest_fits_one_chunk = True
+
+    def __init__(self, strategy: Strategy):
+        self.levels = strategy.levels
+
+    def pick(self, job: ChunkJob, w: Window) -> Candidate:
+        return job.code_first(w, self.levels)
+
+
 class Windows:
     """tokens: fixed token windows, cut between tokens only."""
 
@@ -407,10 +487,14 @@ class Windows:
         return job.token_cut(w)
 
 
-POLICIES = {STRUCTURE: StructureFirst, FARTHEST: Farthest, SECTIONS: Sections, WINDOWS: Windows}
+POLICIES = {STRUCTURE: StructureFirst, FARTHEST: Farthest, SECTIONS: Sections, WINDOWS: Windows, CODE: CodeFirst}
 
 
-def chunk_document(text: str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base") -> Result:
+def chunk_document(
+    text: str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base", language: str | None = None
+) -> Result:
     """Chunk the whole text at once; the Result also carries warnings and the source's token count.
-    `text` may be a Document, prepared once for many settings."""
-    return ChunkJob(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding).result()
+    `text` may be a Document, prepared once for many settings; `language` as for Document."""
+    return ChunkJob(
+        text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language
+    ).result()

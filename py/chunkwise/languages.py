@@ -164,7 +164,7 @@ _SHEBANG_LANG = {"node": "javascript", "deno": "typescript", "bash": "shell", "s
                  "ksh": "shell", "ruby": "ruby", "php": "php"}
 # Lines that, many times over, say a language. A few strong lines decide; prose never has them.
 _SIGNALS = (
-    ("python", re.compile(r"^(?:def \w+\(.*\)(?:\s*->\s*[^:]+)?:|class \w+(?:\(.*\))?:|from [\w.]+ import \w|import \w+(?:\.\w+)*$|if __name__ == .__main__.:)", re.M)),
+    ("python", re.compile(r"^(?:[ \t]*(?:async )?def \w+\(.*\)(?: -> .+)?:$|[ \t]*class \w+(?:\(.*\))?:$|from [\w.]+ import .+|import [\w.]+(?: as \w+)?(?:, [\w.]+)*$|if __name__ == .__main__.:)", re.M)),
     ("go", re.compile(r"^(?:package \w+$|func (?:\([^)]*\) )?\w+\(.*\{$|import \($)", re.M)),
     ("rust", re.compile(r"^(?:pub )?(?:fn \w+.*\{$|use [\w:]+(?:::\{.*\})?;$|impl\b.*\{$|#\[derive\()", re.M)),
     ("java", re.compile(r"^(?:package [\w.]+;$|import (?:static )?[\w.]+(?:\.\*)?;$|public (?:final )?class \w+)", re.M)),
@@ -201,10 +201,25 @@ def detect(text: str) -> tuple[str | None, str]:
         if hits > best_hits:
             best, best_hits = name, hits
     # Strong: several telling lines, and a fair share of the lines.
-    if best and best_hits >= 3 and best_hits * 25 >= min(lines, 400) and not _looks_like_markdown(head):
+    if best and best_hits >= 3 and best_hits * 25 >= min(lines, 200) and not _looks_like_markdown(head):
         return best, f"{best_hits} lines look like {LANGUAGES[best].label}"
     return None, "no strong sign of code: chunked as prose"
 
 
 def _looks_like_markdown(head: str) -> bool:
     return len(re.findall(r"^(?:#{1,6} \S|```|\* |- \[)", head, re.M)) >= 3 and "```" in head
+
+
+def choose(given: str | None, filename: str | None, text: str) -> tuple[str | None, str]:
+    """The language to read a text as, and why: the one given (a name, or "text"
+    for prose), else the file name's, else (only with given="auto") strong signals
+    in the text; None is prose. The CLI and the page both decide through here."""
+    if given is not None and given != "auto":
+        name = resolve(given)
+        return (None if name == "text" else name), "chosen"
+    by_name = from_filename(filename)
+    if by_name is not None:
+        return by_name, f"from the file name {filename.replace(chr(92), '/').rsplit('/', 1)[-1]}"
+    if given == "auto":
+        return detect(text)
+    return None, "prose (no language given)"

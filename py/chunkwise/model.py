@@ -5,11 +5,16 @@ from dataclasses import dataclass, field
 
 # Why a chunk ends where it does, strongest first. The order is the separator
 # ladder: a lower index is a stronger, more natural place to cut.
-BOUNDARIES = ("end", "heading", "paragraph", "line", "sentence", "phrase", "word", "token")
+# "definition", "nested" and "statement" are the code ladder's own (between top-level
+# definitions, between nested ones such as methods, at a line end outside strings
+# and comments); in code, "paragraph" is a blank line outside strings and comments.
+BOUNDARIES = (
+    "end", "heading", "definition", "nested", "paragraph", "statement", "line", "sentence", "phrase", "word", "token",
+)
 # Cut levels proper (every boundary but "end"), as ranks: 0 is the strongest.
-HEADING, PARAGRAPH, LINE, SENTENCE, PHRASE, WORD, TOKEN = range(7)
+HEADING, DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE, SENTENCE, PHRASE, WORD, TOKEN = range(10)
 
-STRATEGIES = ("smart", "paragraphs", "markdown", "lines", "sentences", "tokens")
+STRATEGIES = ("smart", "paragraphs", "markdown", "lines", "sentences", "tokens", "code")
 ENCODINGS = ("cl100k_base", "o200k_base", "chars")
 
 
@@ -58,3 +63,4 @@ class Result:
     source_tokens: int
     settings: Settings
     warnings: list[str] = field(default_factory=list)
+    language: str | None = None  # the code language the text was read as (None: prose)

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
+from .model import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT, WORD
 
 LADDER = (HEADING, PARAGRAPH, LINE, SENTENCE, PHRASE, WORD)
+# The code ladder: between top-level definitions, between nested ones (methods),
+# blank lines, then line ends outside strings and comments (each at the shallowest
+# depth), then any line end, then words. See codeseps.py.
+CODE_LADDER = (DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE, WORD)
+# The code ladder's levels outside strings and comments: while one of them fits,
+# no cut falls inside a string or a comment.
+CODE_STRUCTURE = (DEFINITION, NESTED, PARAGRAPH, STATEMENT)
 
 # The smart strategy takes the strongest cut that keeps the chunk at least this
 # full (share of the budget); weaker levels must fill more to be worth it.
-MIN_FILL = {HEADING: 0.25, PARAGRAPH: 0.5, LINE: 0.6, SENTENCE: 0.6, PHRASE: 0.75, WORD: 0.8}
+MIN_FILL = {
+    HEADING: 0.25, DEFINITION: 0.25, NESTED: 0.4, PARAGRAPH: 0.5, STATEMENT: 0.6, LINE: 0.6,
+    SENTENCE: 0.6, PHRASE: 0.75, WORD: 0.8,
+}
 
 # How a strategy picks a cut among the candidates in reach (see engine.POLICIES):
 STRUCTURE = "structure"  # the strongest cut that keeps the chunk reasonably full (MIN_FILL)
@@ -18,6 +28,8 @@ FARTHEST = "farthest"  # the farthest cut of its levels; a unit too big for the 
 #                        split structure-first at the levels below them
 SECTIONS = "sections"  # a cut before every heading, even when the rest would fit; then FARTHEST
 WINDOWS = "windows"  # fixed token windows: a cut between tokens only
+CODE = "code"  # STRUCTURE on the code ladder, the shallowest cut of a level first, and
+#                never inside a string or comment while a cut outside one fits
 
 
 @dataclass(frozen=True)
@@ -69,5 +81,14 @@ SPECS = {
         Strategy("lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, LINE), overlap_unit=LINE),
         Strategy("sentences", "Whole sentences packed together.", FARTHEST, (HEADING, PARAGRAPH, SENTENCE)),
         Strategy("tokens", "Fixed windows of tokens: the naive baseline, ignores structure.", WINDOWS, (), overlap_unit=None),
+        Strategy(
+            "code",
+            "Source code: cuts between definitions (with their comments and decorators), then between"
+            " nested ones, at blank lines and line ends outside strings and comments, shallowest first;"
+            " smart does this by itself when the language is known.",
+            CODE,
+            CODE_LADDER,
+            overlap_unit=LINE,
+        ),
     )
 }

@@ -1,0 +1,147 @@
+"""Where code may be cut: the code ladder's candidate cuts, from a CodeStructure.
+
+Every cut is a line break ("\\n"); the chunk after it starts at the start of its
+first non-blank line, indentation kept. Levels (model.py), strongest first:
+  DEFINITION  before a top-level definition (its comments and decorators included)
+  NESTED      before a nested definition (a method); shallower nesting first
+  PARAGRAPH   a blank line outside strings and comments
+  STATEMENT   a line end outside strings and comments
+  LINE        any line end (also inside a string or comment)
+PARAGRAPH and STATEMENT prefer the shallowest depth (brackets, then indentation
+of the next line): best() picks the shallowest cut in a window, the last of those.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+
+from .codescan import CODE, CodeStructure
+from .model import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, STATEMENT
+from .separators import Separators
+
+_INDENT = re.compile(r"[ \t]*")
+_CODE_LEVELS = (DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE)
+
+
+class CodeOutline:
+    """What Outline is for Markdown: here no headings at all (a '# comment' is no
+    heading), and the path at an offset is the definition path."""
+
+    starts: list[int] = []
+
+    def __init__(self, structure: CodeStructure):
+        self.structure = structure
+        self.headings = []
+
+    def path_at(self, pos: int) -> tuple[str, ...]:
+        return self.structure.path_at(pos)
+
+    def heading_at(self, pos: int):
+        return None
+
+
+class CodeSeparators(Separators):
+    """Candidate cuts of the code levels, found once; the prose levels below them
+    (words) as for any text."""
+
+    def __init__(self, text: str, outline: CodeOutline, structure: CodeStructure):
+        super().__init__(text, outline)
+        self.structure = structure
+        nls, states, depths = structure.nls, structure.states, structure.depths
+        n = len(text)
+        # depth key of the line after each line break: brackets first, then indentation
+        keys = []
+        indent = _INDENT.match
+        for i, nl in enumerate(nls):
+            keys.append(depths[i] * 256 + min(255, indent(text, nl + 1).end() - nl - 1))
+        stmt_pos = [nl for nl, st in zip(nls, states) if st == CODE]
+        stmt_key = [k for k, st in zip(keys, states) if st == CODE]
+        # blank lines outside strings: the line break that ends the last non-blank line
+        par_pos, par_key = [], []
+        prev_blank = True
+        for i, nl in enumerate(nls):
+            nxt = nls[i + 1] if i + 1 < len(nls) else n
+            blank = not text[nl + 1 : nxt].strip()
+            if blank and not prev_blank and states[i] == CODE and nxt < n:
+                j = i + 1  # the next non-blank line's break before it
+                while j < len(nls) and not text[nls[j] + 1 : (nls[j + 1] if j + 1 < len(nls) else n)].strip():
+                    j += 1
+                if j < len(nls):
+                    par_pos.append(nl)
+                    par_key.append(keys[j])
+            prev_blank = blank
+        defs: dict[int, int] = {}  # cut -> nesting level (the strongest at that cut)
+        for d in structure.definitions:
+            if d.start > 0 and text[d.start - 1] == "\n":
+                cut = d.start - 1
+                defs[cut] = min(d.level, defs.get(cut, d.level))
+        top = sorted(c for c, level in defs.items() if level == 0)
+        nested = sorted(c for c, level in defs.items() if level > 0)
+        self._levels = {
+            DEFINITION: (top, [0] * len(top)),
+            NESTED: (nested, [defs[c] for c in nested]),
+            PARAGRAPH: (par_pos, par_key),
+            STATEMENT: (stmt_pos, stmt_key),
+            LINE: (nls, [0] * len(nls)),
+        }
+
+    def _range(self, level: int, lo: int, hi: int):
+        pos, keys = self._levels[level]
+        return pos, keys, bisect_left(pos, lo), bisect_right(pos, hi)
+
+    def cuts(self, level: int, lo: int, hi: int):
+        if level not in self._levels:
+            return super().cuts(level, lo, hi)
+        pos, _, i, j = self._range(level, lo, hi)
+        return iter(pos[i:j])
+
+    def last(self, level: int, lo: int, hi: int) -> int | None:
+        if level not in self._levels:
+            return super().last(level, lo, hi)
+        if hi < lo:
+            return None
+        pos, _, i, j = self._range(level, lo, hi)
+        return pos[j - 1] if j > i else None
+
+    def best(self, level: int, lo: int, hi: int) -> int | None:
+        """The shallowest cut of this level in [lo, hi]; the last of those."""
+        if level not in self._levels:
+            return self.last(level, lo, hi)
+        if hi < lo:
+            return None
+        pos, keys, i, j = self._range(level, lo, hi)
+        if j <= i:
+            return None
+        window = keys[i:j]
+        shallowest = min(window)
+        window.reverse()
+        return pos[j - 1 - window.index(shallowest)]
+
+    def unit_start(self, level: int, lo: int, end: int) -> int | None:
+        """Where the overlap may start in [lo, end): for code, the start of a
+        definition (its comments included) when one is in range, else the start
+        of a line outside strings and comments, else any line start."""
+        if level not in self._levels and level != HEADING:
+            return super().unit_start(level, lo, end)
+        candidates = (DEFINITION, NESTED, STATEMENT, LINE) if level in (LINE, STATEMENT) else (level, LINE)
+        for lv in candidates:
+            pos, _, i, j = self._range(lv, lo - 1, end - 2)
+            if j > i:
+                start = self.chunk_start(pos[i])  # past blank lines
+                if start < end:
+                    return start
+        return None
+
+    def chunk_start(self, cut: int) -> int:
+        """Where the chunk after a cut starts: the start of its first non-blank
+        line (indentation kept); after a cut inside a line, its next word."""
+        text = self.text
+        first = _NONSPACE.search(text, cut)
+        if first is None:
+            return len(text)
+        p = first.start()
+        line = text.rfind("\n", 0, p) + 1
+        return line if line >= cut else p
+
+
+_NONSPACE = re.compile(r"\S")
