@@ -2,6 +2,7 @@
 """chunkwise benchmark: ratios measured in one run, printed and written to bench-results/.
 
     ./dev bench            (or .venv/bin/python bench/run.py [--quick] [--no-browser])
+    ./dev bench code       only the code corpus section (bench/codebench.py)
 
 Each time is the best of several runs; a ratio divides two times from this run.
 """
@@ -18,6 +19,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
+import codebench  # noqa: E402
 import corpus  # noqa: E402
 
 from chunkwise import stats, tokenizers  # noqa: E402
@@ -209,24 +211,30 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller inputs, fewer runs")
     parser.add_argument("--no-browser", action="store_true", help="skip the browser measurements")
+    parser.add_argument("section", nargs="?", choices=("all", "code"), default="all",
+                        help="code: only the code corpus (tests/code-corpus at 512/64)")
     args = parser.parse_args()
     runs = 2 if args.quick else 5
     sections, data = [], {}
-    text, data["cpython"] = cpython_section(runs, args.quick)
+    if args.section == "all":
+        text, data["cpython"] = cpython_section(runs, args.quick)
+        sections.append(text)
+        text, data["document_once"] = document_once_section(runs)
+        sections.append(text)
+        text, data["tradeoff"] = fill_tradeoff()
+        sections.append(text)
+    text, data["code"] = codebench.section(runs=2 if args.quick else 3, table=table)
     sections.append(text)
-    text, data["document_once"] = document_once_section(runs)
-    sections.append(text)
-    text, data["tradeoff"] = fill_tradeoff()
-    sections.append(text)
-    if not args.no_browser:
+    if not args.no_browser and args.section == "all":
         text, data["browser"] = browser_section()
         sections.append(text)
     report = f"# chunkwise benchmark ({time.strftime('%Y-%m-%d %H:%M')})\n\n" + "\n\n".join(sections) + "\n"
     print(report)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "bench.md").write_text(report, encoding="utf-8")
-    (RESULTS / "bench.json").write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
-    print(f"written to {RESULTS / 'bench.md'} and bench.json")
+    stem = "bench" if args.section == "all" else f"bench-{args.section}"
+    (RESULTS / f"{stem}.md").write_text(report, encoding="utf-8")
+    (RESULTS / f"{stem}.json").write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
+    print(f"written to {RESULTS / (stem + '.md')} and {stem}.json")
     return 0
 
 

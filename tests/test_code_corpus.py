@@ -1,0 +1,81 @@
+"""Code-aware chunking on real files (tests/code-corpus/, sources in SOURCES.md)
+at 128, 256 and 512 tokens: the contract holds, no cut falls inside a string or
+comment while a line end outside one was in reach, most cuts fall between
+definitions, no comment becomes a heading, chunks keep their indentation."""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import pytest
+
+import chunkwise
+from chunkwise.engine import Document
+from conftest import assert_invariants
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
+from codebench import CORPUS, cut_report, files  # noqa: E402  (bench/codebench.py)
+
+FILES = files()
+# Languages whose files must cut mostly between definitions at 512 tokens (the
+# others are data or markup, where "definitions" are keys or elements).
+DEFINITION_HEAVY = {"python", "javascript", "typescript", "c", "cpp", "csharp", "go", "rust", "php", "shell", "sql"}
+
+
+def test_the_corpus_covers_the_languages():
+    languages = {language for language, _ in FILES.values()}
+    assert languages >= {"python", "javascript", "typescript", "c", "cpp", "csharp", "go", "rust", "php", "shell",
+                         "sql", "html", "xml", "css", "yaml", "toml", "json", "markdown"}
+    sources = (CORPUS / "SOURCES.md").read_text(encoding="utf-8")
+    for name in FILES:
+        assert f"`{name}`" in sources, f"{name} has no recorded source"
+
+
+@pytest.mark.parametrize("max_tokens", [128, 256, 512])
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_code_corpus(name, max_tokens):
+    language, text = FILES[name]
+    doc = Document(text, language)
+    result = chunkwise.chunk_document(doc, max_tokens=max_tokens)
+    chunks = result.chunks
+    assert_invariants(text, chunks, max_tokens, "cl100k_base", result.settings.overlap)
+    if language == "markdown":
+        return
+    report = cut_report(doc, chunks)
+    assert report["missed_line_cuts"] == 0, report
+    labels = {d.label for d in doc.structure.definitions}
+    for c in chunks:
+        # headings are definition paths only: a '#', '//' or '--' comment never is one
+        assert set(c.headings) <= labels
+        # a chunk starts at its line's start (indentation kept) or, after a cut inside a line, a word
+        assert c.start == 0 or text[c.start - 1] == "\n" or not text[c.start].isspace()
+    # (a .d.ts declares members without bodies: no nested definitions to cut between)
+    if language in DEFINITION_HEAVY and max_tokens == 512 and len(chunks) > 2 and not name.endswith(".d.ts"):
+        assert report["between_definitions"] >= 0.5, report
+
+
+def test_a_hash_comment_is_no_heading_in_python_but_a_heading_in_markdown():
+    text = "# Section one\n\nx = 1\n\n# Section two\n\ndef f():\n    return 2\n"
+    as_python = chunkwise.chunk(text, max_tokens=8, overlap=0, language="python")
+    assert all(h == () or h == ("def f",) for h in (c.headings for c in as_python))
+    assert as_python[-1].headings == ("def f",)
+    as_prose = chunkwise.chunk(text, max_tokens=8, overlap=0)
+    assert ("Section two",) in [c.headings for c in as_prose]
+
+
+def test_smart_on_python_cuts_before_definitions_and_keeps_indentation():
+    method = "    def m{i}(self):\n        '''Doc {i}.'''\n        return {i}\n\n"
+    text = "class A:\n" + "".join(method.format(i=i) for i in range(30))
+    chunks = chunkwise.chunk(text, max_tokens=64, overlap=0, language="python")
+    for c in chunks[1:]:
+        assert c.text.startswith("    def m"), c.text[:20]
+        assert c.headings[0] == "class A" and c.headings[1].startswith("def m")
+    assert {c.boundary for c in chunks[:-1]} == {"nested"}
+
+
+def test_a_long_string_is_cut_at_a_line_end_outside_it_first():
+    body = "\n".join(f"line {i} of a long literal" for i in range(60))
+    text = f'x = 1\ny = 2\nDOC = """\n{body}\n"""\nz = 3\n'
+    chunks = chunkwise.chunk(text, max_tokens=60, overlap=0, language="python")
+    assert chunks[0].text == "x = 1\ny = 2"  # before the string, not 60 tokens into it
+    assert chunks[0].boundary == "statement"
