@@ -72,7 +72,7 @@ export class Engine {
         if (msg.request === "text") this.sentText = null; // the worker has no document: resend next time
         return this.forRun(msg, (run) => run.settle.reject(new Error(msg.message)));
       case "started":
-        return this.forRun(msg, (run) => run.handlers.onStart(msg.warnings, msg.size));
+        return this.forRun(msg, (run) => run.handlers.onStart(msg.warnings, msg.size, msg.language));
       case "chunks":
         return this.forRun(msg, (run) => run.handlers.onChunks(msg.chunks, msg.progress));
       case "done":
@@ -129,7 +129,8 @@ export class Engine {
   }
 
   // Chunk the current document with these settings; any earlier run is superseded.
-  // handlers: onStart(warnings, {chars, bytes}), onChunks(chunks, progress). Returns the Run.
+  // handlers: onStart(warnings, {chars, bytes}, language {name, label, note}), onChunks(chunks, progress).
+  // Returns the Run.
   chunk(settings, handlers) {
     this.supersede();
     const run = (this.run = new Run(this, this.nextId++, handlers));

@@ -24,7 +24,7 @@ const ui = {
   textarea: $("source-text"), largeNote: $("large-note"), largeSize: $("large-size"), editLarge: $("edit-large"),
   fileInput: $("file-input"), openFile: $("open-file"), clear: $("clear-text"),
   dropzone: $("dropzone"), sourceInfo: $("source-info"), inputNotice: $("input-notice"),
-  strategy: $("strategy"), strategyHelp: $("strategy-help"), sizePreset: $("size-preset"), maxTokens: $("max-tokens"),
+  strategy: $("strategy"), strategyHelp: $("strategy-help"), language: $("language"), languageNote: $("language-note"), sizePreset: $("size-preset"), maxTokens: $("max-tokens"),
   overlap: $("overlap"), overlapAuto: $("overlap-auto"), overlapHelp: $("overlap-help"), encoding: $("encoding"),
   runStatus: $("run-status"), runText: $("run-status-text"), runProgress: $("run-progress"),
   warnings: $("warnings"), runError: $("run-error"),
@@ -37,6 +37,9 @@ const ui = {
 let settings = settingsStore.load();
 // The text being chunked. `name` is the opened file's name (for download names).
 let source = { text: "", name: null, size: null, onDisk: null };
+// What the text is read as: "auto" (the file name's language, else strong signals
+// in the text), "text" (prose) or a language; the engine says what it assumed.
+let language = "auto";
 let current = null; // the current run (engine.js Run): id, done promise, export()
 let engineState = "booting"; // "booting" | "ready" | "error"
 let debounceTimer = 0;
@@ -84,6 +87,7 @@ function engineReady({ version, describe }) {
   // The choices, defaults and automatic overlap are the engine's: show them, check the stored settings.
   ui.strategy.replaceChildren(...describe.strategies.map((s) => el("option", { value: s.name }, s.label)));
   ui.encoding.replaceChildren(...describe.encodings.map((e) => el("option", { value: e.name, title: e.help }, e.label)));
+  ui.language.append(...(describe.languages || []).map((l) => el("option", { value: l.name }, l.label)));
   settings = settingsStore.normalize(settings);
   settingsStore.save(settings);
   showSettings();
@@ -138,6 +142,9 @@ function changeSettings(patch) {
 }
 
 ui.strategy.addEventListener("change", () => changeSettings({ strategy: ui.strategy.value }));
+ui.language.addEventListener("change", () => { language = ui.language.value; schedule(); });
+// A new file, or a cleared text, is read by its own name or content again.
+function resetLanguage() { language = ui.language.value = "auto"; }
 ui.encoding.addEventListener("change", () => changeSettings({ encoding: ui.encoding.value }));
 ui.sizePreset.addEventListener("change", () => {
   if (ui.sizePreset.value === "custom") ui.maxTokens.focus();
@@ -259,6 +266,7 @@ wireInput({
       const { text, info, size } = await engine.open(bytes);
       showText(text); // shown for editing; `source.text` keeps CRLF exactly as decoded
       source = { text, name: file.name, size, onDisk: file.size };
+      resetLanguage();
       const messages = [];
       if (info.message) messages.push(info.message);
       else if (info.replaced) messages.push(`${fmtInt(info.replaced)} undecodable byte sequence(s) replaced with U+FFFD.`);
@@ -270,6 +278,7 @@ wireInput({
     }
   },
   onClear() {
+    resetLanguage();
     showText("");
     setSource("", null, 0);
     run();
@@ -315,8 +324,9 @@ function run() {
   const started = performance.now();
   let warnings = [];
   engine.setText(text); // sent only when it changed: a settings change sends only the settings
-  const run = (current = engine.chunk(engineSettings(settings), {
-    onStart(w, size) {
+  const run = (current = engine.chunk({ ...engineSettings(settings), language, filename: src.name }, {
+    onStart(w, size, lang) {
+      showLanguage(lang);
       warnings = w;
       src.size = size;
       if (src === source) showSourceInfo();
@@ -346,6 +356,16 @@ function run() {
     ui.runError.hidden = false;
     setRunState("error", "Chunking failed.");
   });
+}
+
+// "Read as Python (from the file name parser.py)": what the run assumed.
+function showLanguage(lang) {
+  if (!lang) return;
+  const how = language === "auto" ? ` (${lang.note})` : "";
+  ui.languageNote.textContent = lang.name === "text"
+    ? `Read as prose${how}.`
+    : `Read as ${lang.label}${how}: cuts between definitions; the section is the definition path.`;
+  ui.languageNote.dataset.language = lang.name;
 }
 
 function showWarnings(list) {

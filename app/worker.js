@@ -119,7 +119,7 @@ async function runChunks({ id, settings }) {
   if (id !== latest) return post({ type: "cancelled", id });
   finishedRun = 0;
   const started = JSON.parse(call("start", JSON.stringify(settings)));
-  post({ type: "started", id, warnings: started.warnings, settings: started.settings, size });
+  post({ type: "started", id, warnings: started.warnings, settings: started.settings, size, language: started.language });
   for (;;) {
     const out = JSON.parse(call("step", SLICE_SECONDS));
     post({ type: "chunks", id, chunks: out.chunks, progress: out.progress });

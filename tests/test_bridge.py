@@ -124,3 +124,29 @@ def test_the_cli_help_and_the_readme_read_describe():
         assert " ".join(s["help"].split()[:6]) in " ".join(helptext.split())
         assert s["help"] in readme, f"README's strategy table is out of date for {s['name']}"
     assert describe()["defaults"]["overlap_rule"] in " ".join(helptext.split())
+
+
+def test_the_language_follows_the_file_name_the_picker_or_the_text(tmp_path):
+    code = "import os\n\n# a comment, not a heading\nclass A:\n    def m(self):\n        return os.sep\n" * 6
+    session = bridge.Session()
+    session.set_text(code)
+    settings = {"max_tokens": 40, "overlap": 0, "strategy": "smart", "encoding": "cl100k_base"}
+    by_name = run(session, **settings, language="auto", filename="a.py")
+    assert by_name["started"]["language"] == {"name": "python", "label": "Python", "note": "from the file name a.py"}
+    records = by_name["records"]
+    assert {r["boundary"] for r in records[:-1]} <= {"definition", "nested"}
+    assert all(h in ("class A", "def m") for r in records for h in r["headings"])
+    # the same bytes as the CLI reading a.py
+    path = tmp_path / "a.py"
+    path.write_text(code, encoding="utf-8")
+    cli = subprocess.run([sys.executable, "-m", "chunkwise", str(path), "--max-tokens", "40", "--overlap", "0"],
+                         capture_output=True, check=True)
+    assert session.export("jsonl", False) == cli.stdout
+    # the picker: prose, and the comment is a Markdown heading again
+    as_text = run(session, **settings, language="text", filename="a.py")
+    assert as_text["started"]["language"]["name"] == "text"
+    assert any(r["headings"] == ["a comment, not a heading"] for r in as_text["records"])
+    # pasted (no file name): strong signals only
+    detected = run(session, **settings, language="auto")
+    assert detected["started"]["language"]["name"] == "python"
+    assert "look like Python" in detected["started"]["language"]["note"]

@@ -20,6 +20,7 @@ from bisect import bisect_left
 from . import __version__, export, stats
 from .about import describe
 from .engine import ChunkJob, Document
+from .languages import LANGUAGES, choose
 from .textio import decode_bytes
 
 VERSION = __version__
@@ -72,11 +73,13 @@ class Session:
     # -- runs ----------------------------------------------------------------
     def start(self, settings_json: str) -> str:
         """Start chunking the current document with these settings (JSON:
-        max_tokens, overlap, strategy, encoding). -> JSON {warnings, settings}"""
+        max_tokens, overlap, strategy, encoding; language and filename, see _read_as).
+        -> JSON {warnings, settings, language: {name, label, note}}"""
         if self.document is None:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)
         self.finished = None
+        self._read_as(s.get("language") or "auto", s.get("filename"))
         self.job = ChunkJob(
             self.document,
             max_tokens=s.get("max_tokens", 512),
@@ -85,9 +88,20 @@ class Session:
             encoding=s.get("encoding", "cl100k_base"),
         )
         settings = self.job.settings
+        lang = self.document.language
         return _json({"warnings": self.job.warnings, "settings": {
             "max_tokens": settings.max_tokens, "overlap": settings.overlap,
-            "strategy": settings.strategy, "encoding": settings.encoding}})
+            "strategy": settings.strategy, "encoding": settings.encoding},
+            "language": {"name": lang or "text", "label": LANGUAGES[lang].label if lang else "prose",
+                         "note": self.document.language_note}})
+
+    def _read_as(self, language: str, filename: str | None) -> None:
+        """Read the document as `language` ("auto": the file name's, else strong
+        signals in the text; "text": prose), decided as the CLI decides."""
+        chosen, why = choose(language, filename or None, self.document.text)
+        if chosen != self.document.language:
+            self.document = self.document.read_as(chosen)
+        self.document.language_note = why
 
     def step(self, max_seconds: float) -> str:
         """Run the job for about max_seconds. -> JSON {chunks, done, progress}; when

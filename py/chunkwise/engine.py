@@ -127,6 +127,14 @@ class Document:
         outline = self.outline if self.is_code else CodeOutline(self.structure)
         return CodeSeparators(self.text, outline, self.structure)
 
+    def read_as(self, language: str | None) -> "Document":
+        """The same text as another language: a new Document that keeps this one's
+        token indexes (they depend on the text only)."""
+        doc = Document(self.text, language or "text")
+        doc.warnings = list(self.warnings)
+        doc._indexes = self._indexes
+        return doc
+
     def chunk_start(self, cut: int) -> int:
         """Where the chunk after a cut starts: prose skips the whitespace; code
         starts at the line start, keeping the indentation."""

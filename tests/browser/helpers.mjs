@@ -191,9 +191,9 @@ export function engineReference(text, settings) {
 }
 
 // The CLI's output bytes for a file.
-export function cli(file, { max_tokens, overlap, strategy, encoding }, format, headers = false) {
+export function cli(file, { max_tokens, overlap, strategy, encoding }, format, headers = false, extra = []) {
   const args = ["-m", "chunkwise", file, "--max-tokens", String(max_tokens), "--overlap", String(overlap),
-    "--strategy", strategy, "--encoding", encoding, "--format", format];
+    "--strategy", strategy, "--encoding", encoding, "--format", format, ...extra];
   if (headers) args.push("--headers");
   return execFileSync(PYTHON, args, { cwd: ROOT, maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
 }
