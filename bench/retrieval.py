@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Retrieval benchmark: the chunkers' recall, precision, IoU and Precision Ω on
+public data, with the metrics and embedding model of Smith & Troynikov,
+"Evaluating Chunking Strategies for Retrieval" (Chroma, 2024).
+
+    ./dev bench retrieval [--strategies smart,sentences] [--settings 200/0,250/32] [--no-langchain]
+
+Data: the corpora and questions in ROOT/../shared/retrieval-eval (or the folder
+CHUNKWISE_RETRIEVAL_DATA names). All chunks of all corpora form one pool; each
+question retrieves its top k = 5 by cosine similarity of all-MiniLM-L6-v2
+embeddings (bench/minilm.py, cached in .cache/). In the same run LangChain's
+RecursiveCharacterTextSplitter and TokenTextSplitter (cl100k length) are
+measured beside chunkwise, and the published rows are printed with them.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import pathlib
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import minilm  # noqa: E402  (sets the thread and offline settings before numpy loads)
+import numpy as np  # noqa: E402
+import spans  # noqa: E402
+
+import chunkwise  # noqa: E402
+from chunkwise.markdown import Outline  # noqa: E402
+from chunkwise.model import LINE, SENTENCE, STRATEGIES  # noqa: E402
+from chunkwise.separators import Separators, skip_space  # noqa: E402
+
+K = 5
+SETTINGS = ((200, 0), (200, 25), (250, 0), (250, 32), (400, 0), (400, 50))
+RECURSIVE_SEPARATORS = ["\n\n", "\n", ".", "?", "!", " ", ""]
+# Published figures (all-MiniLM-L6-v2, all five corpora, k = 5, in %):
+# recall, precision, IoU, Precision Ω.
+PUBLISHED = [
+    ("recursive", "200/0", 75.7, 6.5, 6.5, 31.2),
+    ("recursive", "250/0", 78.5, 5.4, 5.4, 26.7),
+    ("recursive", "250/125", 78.7, 4.9, 4.9, 21.9),
+    ("fixed tokens", "200/0", 76.6, 4.1, 4.1, 19.1),
+    ("fixed tokens", "250/125", 82.4, 3.6, 3.5, 11.4),
+    ("ClusterSemanticChunker", "200/0", 75.2, 7.2, 7.2, 33.6),
+    ("ClusterSemanticChunker", "250/0", 77.3, 6.1, 6.0, 28.6),
+]
+
+
+def data_dir() -> pathlib.Path:
+    env = os.environ.get("CHUNKWISE_RETRIEVAL_DATA")
+    return pathlib.Path(env) if env else ROOT.parent / "shared" / "retrieval-eval"
+
+
+def load_data(folder: pathlib.Path):
+    if not (folder / "questions.csv").exists():
+        raise SystemExit(
+            f"no retrieval data in {folder}: expected questions.csv and corpora/ there "
+            "(set CHUNKWISE_RETRIEVAL_DATA to another folder)"
+        )
+    with open(folder / "questions.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    corpora = {}
+    questions = []
+    for row in rows:
+        cid = row["corpus_id"]
+        if cid not in corpora:
+            corpora[cid] = (folder / "corpora" / f"{cid}.md").read_text(encoding="utf-8")
+        refs = [(int(r["start_index"]), int(r["end_index"])) for r in json.loads(row["references"])]
+        questions.append((row["question"], cid, refs))
+    return corpora, questions
+
+
+class Piece:
+    """One chunk as the benchmark sees it: its span, the text that is embedded
+    (the span's text, except for splitters that decode tokens), and whether it
+    repeats text of the chunk before it."""
+
+    __slots__ = ("corpus", "start", "end", "text", "overlaps")
+
+    def __init__(self, corpus, start, end, text, overlaps):
+        self.corpus, self.start, self.end, self.text, self.overlaps = corpus, start, end, text, overlaps
+
+
+# -- chunkers -----------------------------------------------------------------
+def chunkwise_pieces(corpus_id: str, text: str, size: int, overlap: int, strategy: str, **options):
+    result = chunkwise.chunk_document(text, max_tokens=size, overlap=overlap, strategy=strategy, **options)
+    return [Piece(corpus_id, c.start, c.end, c.text, c.overlap_tokens > 0) for c in result.chunks]
+
+
+def cl100k():
+    """tiktoken's cl100k_base built from the bundled rank files (never downloaded),
+    registered so LangChain's tiktoken lookups find it."""
+    import tiktoken
+    import tiktoken.registry
+
+    from chunkwise.tokenizers import _tiktoken_encoding
+
+    enc = tiktoken.registry.ENCODINGS.get("cl100k_base")
+    if enc is None:
+        enc = _tiktoken_encoding("cl100k_base")[0]
+        tiktoken.registry.ENCODINGS["cl100k_base"] = enc
+    return enc
+
+
+def locate(corpus_id: str, text: str, chunks: list[str]):
+    """Spans of chunks that are slices of the text, found in order."""
+    pieces, pos, prev_end = [], 0, 0
+    for chunk in chunks:
+        start = text.find(chunk, pos)
+        if start < 0:
+            raise AssertionError(f"chunk not found in {corpus_id}: {chunk[:60]!r}")
+        end = start + len(chunk)
+        pieces.append(Piece(corpus_id, start, end, chunk, start < prev_end))
+        pos, prev_end = start + 1, end
+    return pieces
+
+
+def recursive_pieces(corpus_id: str, text: str, size: int, overlap: int):
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    enc = cl100k()
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=size,
+        chunk_overlap=overlap,
+        separators=RECURSIVE_SEPARATORS,
+        length_function=lambda t: len(enc.encode(t, disallowed_special=())),
+    )
+    return locate(corpus_id, text, splitter.split_text(text))
+
+
+def token_pieces(corpus_id: str, text: str, size: int, overlap: int):
+    """LangChain's TokenTextSplitter decodes token windows, so a window edge inside
+    a character gives U+FFFD and no slice; the span comes from the same window's
+    token offsets instead (LangChain's text is what is embedded)."""
+    from langchain_text_splitters import TokenTextSplitter
+
+    enc = cl100k()
+    texts = TokenTextSplitter(encoding_name="cl100k_base", chunk_size=size, chunk_overlap=overlap).split_text(text)
+    ids = enc.encode(text, disallowed_special=())
+    byte_ends = np.cumsum([len(enc.decode_single_token_bytes(t)) for t in ids])
+    char_of_byte = np.cumsum([0] + [len(ch.encode("utf-8")) for ch in text])  # byte offset of each char
+    def char_at(byte: int) -> int:
+        return int(np.searchsorted(char_of_byte, byte, side="right") - 1)
+    pieces, step, i = [], size - overlap, 0
+    for n, chunk in enumerate(texts):
+        lo = 0 if i == 0 else int(byte_ends[i - 1])
+        hi = int(byte_ends[min(i + size, len(ids)) - 1])
+        pieces.append(Piece(corpus_id, char_at(lo), max(char_at(lo) + 1, char_at(hi - 1) + 1), chunk, n > 0 and overlap > 0))
+        i += step
+    return pieces
+
+
+# -- measures -----------------------------------------------------------------
+class SentenceStarts:
+    """Is an offset where a sentence (or a line) starts? chunkwise's own sentence
+    finder decides, so every chunker is judged alike."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.seps = Separators(text, Outline(text))
+        self.first = skip_space(text, 0)
+
+    def __call__(self, i: int) -> bool:
+        if i <= self.first:
+            return True
+        return any(self.seps.unit_start(level, i, i + 1) == i for level in (LINE, SENTENCE))
+
+
+def mid_sentence(pieces: list[Piece], starts: dict) -> tuple[int, int, int, int]:
+    """(mid-sentence starts, chunks after the first; the same for chunks with overlap)."""
+    mid = total = mid_o = total_o = 0
+    prev = None
+    for p in pieces:
+        if prev is not None and prev.corpus == p.corpus:
+            bad = not starts[p.corpus](p.start)
+            mid += bad
+            total += 1
+            if p.overlaps:
+                mid_o += bad
+                total_o += 1
+        prev = p
+    return mid, total, mid_o, total_o
+
+
+def evaluate(pieces: list[Piece], questions, q_vectors, cache, starts, enc) -> dict:
+    vectors = cache.embed([p.text for p in pieces])
+    top = np.argsort(-(q_vectors @ vectors.T), axis=1, kind="stable")[:, :K]
+    by_corpus: dict[str, list[tuple[int, int]]] = {}
+    for p in pieces:
+        by_corpus.setdefault(p.corpus, []).append((p.start, p.end))
+    recall, precision, iou, omega = [], [], [], []
+    for (question, cid, refs), row in zip(questions, top):
+        r, p_, i = spans.retrieval_scores(refs, cid, [(pieces[j].corpus, pieces[j].start, pieces[j].end) for j in row])
+        recall.append(r)
+        precision.append(p_)
+        iou.append(i)
+        omega.append(spans.precision_omega(refs, by_corpus.get(cid, [])))
+    mid, total, mid_o, total_o = mid_sentence(pieces, starts)
+    tokens = [len(enc.encode(p.text, disallowed_special=())) for p in pieces]
+    pct = lambda xs: 100 * float(np.mean(xs))  # noqa: E731
+    return {
+        "recall": pct(recall),
+        "precision": pct(precision),
+        "iou": pct(iou),
+        "omega": pct(omega),
+        "chunks": len(pieces),
+        "mean_tokens": float(np.mean(tokens)),
+        "mid_sentence": mid / total if total else 0.0,
+        "mid_sentence_overlap": mid_o / total_o if total_o else None,
+        "with_overlap": total_o,
+    }
+
+
+def parse_settings(value: str):
+    out = []
+    for item in value.split(","):
+        size, _, overlap = item.partition("/")
+        out.append((int(size), int(overlap or 0)))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--strategies", default=",".join(STRATEGIES), help="chunkwise strategies (comma-separated)")
+    ap.add_argument("--settings", default=",".join(f"{s}/{o}" for s, o in SETTINGS), help="size/overlap list")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="extra chunkwise keyword argument for every chunkwise row (repeatable)")
+    ap.add_argument("--no-langchain", action="store_true", help="skip the LangChain rows")
+    ap.add_argument("--out", default=str(ROOT / "bench-results"), help="folder for retrieval.md/json")
+    args = ap.parse_args(argv)
+
+    started = time.perf_counter()
+    corpora, questions = load_data(data_dir())
+    cache = minilm.EmbeddingCache(ROOT / ".cache" / "minilm-embeddings.npz")
+    q_vectors = cache.embed([q for q, _, _ in questions])
+    starts = {cid: SentenceStarts(text) for cid, text in corpora.items()}
+    enc = cl100k()
+    options = {}
+    for item in args.option:
+        name, _, value = item.partition("=")
+        options[name] = int(value) if value.lstrip("-").isdigit() else value
+
+    runs = []
+    if not args.no_langchain:
+        for name, fn, settings in (
+            ("langchain recursive", recursive_pieces, ((200, 0), (250, 0), (250, 125))),
+            ("langchain tokens", token_pieces, ((200, 0), (250, 125))),
+        ):
+            for size, overlap in settings:
+                runs.append((name, size, overlap, lambda cid, t, s=size, o=overlap, fn=fn: fn(cid, t, s, o)))
+    for strategy in args.strategies.split(","):
+        for size, overlap in parse_settings(args.settings):
+            runs.append((
+                f"chunkwise {strategy}", size, overlap,
+                lambda cid, t, s=size, o=overlap, st=strategy: chunkwise_pieces(cid, t, s, o, st, **options),
+            ))
+
+    rows = []
+    for name, size, overlap, fn in runs:
+        t0 = time.perf_counter()
+        pieces = [p for cid, text in corpora.items() for p in fn(cid, text)]
+        row = {"chunker": name, "size": size, "overlap": overlap, **evaluate(pieces, questions, q_vectors, cache, starts, enc)}
+        rows.append(row)
+        print(f"  {name} {size}/{overlap}: IoU {row['iou']:.1f}, Ω {row['omega']:.1f}"
+              f" ({time.perf_counter() - t0:.0f} s, {cache.computed} embedded so far)", file=sys.stderr, flush=True)
+
+    table = render(rows, options)
+    print(table)
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "retrieval.md").write_text(table, encoding="utf-8")
+    (out / "retrieval.json").write_text(json.dumps({"options": options, "rows": rows}, indent=1), encoding="utf-8")
+    print(f"({time.perf_counter() - started:.0f} s; {cache.computed} texts embedded, the rest from the cache;"
+          f" written to {out}/retrieval.md)", file=sys.stderr)
+    return 0
+
+
+def render(rows, options) -> str:
+    lines = [
+        f"Retrieval on chatlogs, state_of_the_union, wikitexts (276 questions), all-MiniLM-L6-v2, k = {K}."
+        + (f" chunkwise options: {options}." if options else ""),
+        "",
+        "| chunker | size/overlap | recall | precision | IoU | Precision Ω | chunks | mean tokens | mid-sentence starts (all / with overlap) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        mo = r["mid_sentence_overlap"]
+        lines.append(
+            f"| {r['chunker']} | {r['size']}/{r['overlap']} | {r['recall']:.1f} | {r['precision']:.1f} | {r['iou']:.1f}"
+            f" | {r['omega']:.1f} | {r['chunks']} | {r['mean_tokens']:.0f} | {100 * r['mid_sentence']:.1f}%"
+            f" / {'-' if mo is None else f'{100 * mo:.1f}%'} |"
+        )
+    lines += ["", "Published (five corpora, same model and k):", "",
+              "| chunker | size/overlap | recall | precision | IoU | Precision Ω |", "|---|---|---|---|---|---|"]
+    for name, setting, *numbers in PUBLISHED:
+        lines.append(f"| {name} | {setting} | " + " | ".join(f"{x:.1f}" for x in numbers) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""The retrieval benchmark's own parts, for real: the report's metrics on small
+hand-made spans, the MiniLM forward pass against the model's published
+similarities, the embedding cache, and the LangChain span finding."""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
+
+import minilm  # noqa: E402
+import retrieval  # noqa: E402
+import spans  # noqa: E402
+
+
+def test_span_algebra():
+    assert spans.union([(5, 9), (0, 3), (2, 4), (9, 10), (7, 7)]) == [(0, 4), (5, 10)]
+    assert spans.subtract([(0, 10), (20, 30)], (5, 25)) == [(0, 5), (25, 30)]
+    assert spans.intersect((0, 5), (5, 9)) is None
+    assert spans.intersect((0, 6), (5, 9)) == (5, 6)
+
+
+def test_retrieval_scores_by_hand():
+    refs = [(10, 20), (40, 50)]  # 20 characters of reference
+    # Chunk A covers 15..25 (5 of the first reference), chunk B 0..100 of another
+    # corpus (counts in the denominators only), chunk C 45..55 (5 of the second).
+    retrieved = [("doc", 15, 25), ("other", 0, 100), ("doc", 45, 55)]
+    recall, precision, iou = spans.retrieval_scores(refs, "doc", retrieved)
+    assert recall == pytest.approx(10 / 20)
+    assert precision == pytest.approx(10 / 120)
+    # Uncovered reference: 10..15 and 40..45, 10 characters.
+    assert iou == pytest.approx(10 / (120 + 10))
+
+
+def test_retrieval_counts_text_retrieved_twice_twice():
+    recall, precision, iou = spans.retrieval_scores([(0, 10)], "d", [("d", 0, 10), ("d", 0, 10)])
+    assert (recall, precision, iou) == (1.0, 0.5, 0.5)
+
+
+def test_precision_omega_by_hand():
+    refs = [(10, 20)]
+    chunks = [(0, 12), (8, 30), (30, 60)]  # two touch the reference; they overlap
+    # Covered: all 10; denominator: the union of the touching chunks, 0..30.
+    assert spans.precision_omega(refs, chunks) == pytest.approx(10 / 30)
+    assert spans.precision_omega(refs, [(30, 60)]) == 0.0
+    # A reference no chunk covers counts in the denominator.
+    assert spans.precision_omega([(10, 20), (100, 110)], [(10, 20)]) == pytest.approx(10 / 20)
+
+
+@pytest.fixture(scope="module")
+def model():
+    return minilm.MiniLM()  # also checks the weights' and tokenizer's sha256
+
+
+def test_minilm_matches_the_published_similarities(model):
+    # The model card's example: similarities 0.6660, 0.1046 and 0.1411.
+    texts = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."]
+    v = model.embed(texts)
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    sims = v @ v.T
+    assert sims[0, 1] == pytest.approx(0.6660, abs=6e-4)
+    assert sims[0, 2] == pytest.approx(0.1046, abs=6e-4)
+    assert sims[1, 2] == pytest.approx(0.1411, abs=6e-4)
+
+
+def test_minilm_truncates_at_256_pieces_and_batches_alike(model):
+    assert len(model.pieces("chunk " * 600)) == minilm.MAX_PIECES
+    texts = ["a short one", "chunk " * 40, "a somewhat longer sentence about token budgets"]
+    together = model.embed(texts, batch_size=3)
+    alone = np.concatenate([model.embed([t]) for t in texts])
+    assert np.allclose(together, alone, atol=1e-5)  # padding changes nothing
+
+
+def test_embedding_cache_embeds_each_text_once(tmp_path, model):
+    cache = minilm.EmbeddingCache(tmp_path / "e.npz", model_factory=lambda: model)
+    first = cache.embed(["one text", "another text", "one text"])
+    assert cache.computed == 2
+    again = minilm.EmbeddingCache(tmp_path / "e.npz", model_factory=lambda: model)
+    second = again.embed(["another text", "one text"])
+    assert again.computed == 0
+    assert np.array_equal(second, first[[1, 0]])
+
+
+def test_langchain_spans_are_the_chunks_places():
+    text = "Émile est là. " * 40 + "🙂 fin.\n\nAnother paragraph here. " * 20
+    for pieces in (retrieval.recursive_pieces("t", text, 30, 0), retrieval.recursive_pieces("t", text, 30, 10)):
+        assert pieces and all(text[p.start : p.end] == p.text for p in pieces)
+        assert all(b.start > a.start for a, b in zip(pieces, pieces[1:]))
+    pieces = retrieval.token_pieces("t", text, 25, 5)
+    assert pieces[0].start == 0 and pieces[-1].end == len(text)
+    for p in pieces:
+        # Same text, up to a character split at a window's edge.
+        assert text[p.start : p.end].strip("\ufffd") in p.text or p.text.strip("\ufffd") in text[p.start : p.end]
+
+
+def test_mid_sentence_starts():
+    text = "First sentence here. Second one, with a comma.\nA new line\nstarts here. Third."
+    starts = retrieval.SentenceStarts(text)
+    assert starts(0) and starts(text.index("Second")) and starts(text.index("A new")) and starts(text.index("Third"))
+    assert not starts(text.index("with")) and not starts(text.index("here."))
+    pieces = [
+        retrieval.Piece("t", 0, 20, "", False),
+        retrieval.Piece("t", text.index("Second"), 40, "", True),
+        retrieval.Piece("t", text.index("with"), 60, "", True),
+        retrieval.Piece("t", text.index("Third"), len(text), "", False),
+    ]
+    assert retrieval.mid_sentence(pieces, {"t": starts}) == (1, 3, 1, 2)
