@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """chunkwise benchmark: ratios measured in one run, printed and written to bench-results/.
 
-    ./dev bench            (or .venv/bin/python bench/run.py [--quick] [--no-browser])
-    ./dev bench code       only the code corpus section (bench/codebench.py)
+    ./dev bench            (or .venv/bin/python bench/run.py [--quick] [--no-browser] [SECTION ...])
+    ./dev bench code       one section alone: cpython, document_once, tradeoff, code (bench/codebench.py),
+                           browser or corpus (bench/scaleout.py)
 
 Each time is the best of several runs; a ratio divides two times from this run.
 """
@@ -207,26 +208,37 @@ def browser_section() -> tuple[str, dict]:
     return "### Browser (headless Chromium, the real page and worker)\n\n" + data.pop("table"), data
 
 
+def corpus_section(runs: int, quick: bool) -> tuple[str, dict]:
+    import scaleout
+
+    return scaleout.section(quick)
+
+
+SECTIONS = {
+    "cpython": cpython_section,
+    "document_once": lambda runs, quick: document_once_section(runs),
+    "tradeoff": lambda runs, quick: fill_tradeoff(),
+    "code": lambda runs, quick: codebench.section(runs=2 if quick else 3, table=table),
+    "browser": lambda runs, quick: browser_section(),
+    "corpus": corpus_section,
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller inputs, fewer runs")
     parser.add_argument("--no-browser", action="store_true", help="skip the browser measurements")
-    parser.add_argument("section", nargs="?", choices=("all", "code"), default="all",
-                        help="code: only the code corpus (tests/code-corpus at 512/64)")
+    parser.add_argument("only", nargs="*", metavar="SECTION", help=f"run only these sections ({', '.join(SECTIONS)})")
     args = parser.parse_args()
+    args.only = [name for name in args.only if name != "all"]  # "all" is the default
+    unknown = [name for name in args.only if name not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
+    chosen = args.only or [name for name in SECTIONS if not (name == "browser" and args.no_browser)]
     runs = 2 if args.quick else 5
     sections, data = [], {}
-    if args.section == "all":
-        text, data["cpython"] = cpython_section(runs, args.quick)
-        sections.append(text)
-        text, data["document_once"] = document_once_section(runs)
-        sections.append(text)
-        text, data["tradeoff"] = fill_tradeoff()
-        sections.append(text)
-    text, data["code"] = codebench.section(runs=2 if args.quick else 3, table=table)
-    sections.append(text)
-    if not args.no_browser and args.section == "all":
-        text, data["browser"] = browser_section()
+    for name in chosen:
+        text, data[name] = SECTIONS[name](runs, args.quick)
         sections.append(text)
     report = f"# chunkwise benchmark ({time.strftime('%Y-%m-%d %H:%M')})\n\n" + "\n\n".join(sections) + "\n"
     print(report)
