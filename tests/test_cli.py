@@ -8,6 +8,7 @@ import sys
 import pytest
 
 import chunkwise
+import chunkwise.textio
 from chunkwise import export, stats
 from conftest import CORPUS
 
@@ -76,6 +77,30 @@ def test_undecodable_bytes_are_replaced_and_reported(tmp_path):
     assert "\ufffd" in json.loads(out.stdout.splitlines()[0])["text"]
 
 
+def test_input_encoding_decodes_with_the_chosen_codec(tmp_path):
+    text = "Привет, мир. Съешь же ещё этих мягких французских булок.\r\n\r\nДа выпей чаю."
+    f = tmp_path / "cp1251.txt"
+    f.write_bytes(text.encode("cp1251"))
+    guessed = run(f)  # read as UTF-8: every Cyrillic letter is an invalid byte
+    assert b"invalid byte sequences" in guessed.stderr
+    out = run("--input-encoding", "cp1251", f)
+    assert out.returncode == 0, out.stderr
+    assert b"Read as cp1251" in out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert records == [c.to_dict() for c in chunkwise.chunk(text)]
+    # A codec alias, a BOM and bytes the codec cannot decode.
+    f16 = tmp_path / "utf16.txt"
+    f16.write_bytes(b"\xff\xfe" + "Hi there.".encode("utf-16-le") + b"\x00\xd8")
+    out = run("--input-encoding", "UTF-16LE", f16)
+    assert json.loads(out.stdout)["text"] == "Hi there.\ufffd"
+    assert b"1 byte sequence was not valid utf-16-le" in out.stderr
+
+
+def test_input_encoding_counts_only_inserted_replacement_characters():
+    text, info = chunkwise.textio.decode_bytes("a\ufffdb".encode("utf-8") + b"\xff", "utf-8")
+    assert text == "a\ufffdb\ufffd" and info["replaced"] == 1 and info["encoding"] == "utf-8"
+
+
 def test_bom_is_dropped_and_crlf_kept(tmp_path):
     f = tmp_path / "win.txt"
     f.write_bytes(b"\xef\xbb\xbfLine one.\r\nLine two.\r\n")
@@ -93,6 +118,8 @@ def test_bom_is_dropped_and_crlf_kept(tmp_path):
         (["--encoding", "gpt2"], "invalid choice"),
         (["--headers"], "--headers only applies to --format text"),
         (["missing-file.txt"], "no such file"),
+        (["--input-encoding", "klingon"], "--input-encoding: unknown encoding 'klingon'"),
+        (["--input-encoding", "rot13"], "--input-encoding: 'rot13' is not a text encoding"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_clear_line(args, message):

@@ -12,7 +12,7 @@ from .about import DEFAULTS, FORMATS, OVERLAP_RULE, describe
 from .engine import chunk_document
 from .languages import LANGUAGES, choose, resolve
 from .model import ENCODINGS, STRATEGIES
-from .textio import decode_bytes
+from .textio import check_encoding, decode_bytes
 
 EXAMPLES = """\
 examples:
@@ -97,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="read the input as this language: " + ", ".join(LANGUAGES) + "; text for prose; auto to detect"
         " pasted code (default: from each file's extension, prose for standard input)",
     )
+    parser.add_argument(
+        "--input-encoding", metavar="ENC",
+        help="read the input with this codec (cp1251, latin-1, utf-16-le, ...) instead of UTF-8 (or UTF-16 with a BOM)",
+    )
     parser.add_argument("--format", choices=(*FORMATS, *(f for f in corpus.OUTPUT_FORMATS if f not in FORMATS)),
                         help=f"output format (default {DEFAULTS['format']}; parquet only in corpus mode)")
     parser.add_argument("--headers", action="store_true", help="with --format text: head each chunk with '--- Chunk n/N ---'")
@@ -106,10 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(path: str | None) -> tuple[str, str | None]:
+def _read(path: str | None, encoding: str | None = None) -> tuple[str, str | None]:
     """The text of one input, and a note for stderr when bytes were replaced."""
     data = sys.stdin.buffer.read() if path is None else open(path, "rb").read()
-    text, info = decode_bytes(data)
+    text, info = decode_bytes(data, encoding)
     return text, info["message"]
 
 
@@ -122,6 +126,11 @@ def main(argv: list[str] | None = None) -> int:
     args.format = args.format or DEFAULTS["format"]
     if args.headers and args.format != "text":
         parser.error("--headers only applies to --format text")
+    if args.input_encoding is not None:
+        try:
+            check_encoding(args.input_encoding)
+        except ValueError as error:
+            parser.error(f"--input-encoding: {error}")
     paths = args.files or [None]
     for path in args.files:
         if not os.path.isfile(path):
@@ -131,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in paths:
         name = path or "<stdin>"
         try:
-            text, note = _read(path)
+            text, note = _read(path, args.input_encoding)
         except OSError as error:
             parser.error(f"cannot read {name!r}: {error.strerror}")
         if note:

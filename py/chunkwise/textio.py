@@ -8,12 +8,17 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _BINARY_SAMPLE = 8192
 
 
-def decode_bytes(data: bytes) -> tuple[str, dict]:
+def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, dict]:
     """Decode a file's bytes as UTF-8 (or UTF-16 with a BOM), replacing what is invalid.
 
+    `encoding` (a Python codec name such as "cp1251" or "latin-1") skips the
+    detection and decodes with that codec; a leading BOM is dropped.
     Returns the text and an info dict: replaced (U+FFFD inserted), bom, binary,
-    and message (a sentence for the user, or None when nothing needs saying).
+    encoding (the codec used), and message (a sentence for the user, or None
+    when nothing needs saying).
     """
+    if encoding is not None:
+        return _decode_as(data, encoding)
     bom = False
     encoding = "utf-8"
     if data.startswith(codecs.BOM_UTF8):
@@ -35,7 +40,36 @@ def decode_bytes(data: bytes) -> tuple[str, dict]:
         )
     if encoding == "utf-16":
         notes.append("The file is UTF-16 (it starts with a byte order mark) and was decoded as such.")
-    return text, {"replaced": replaced, "bom": bom, "binary": binary, "message": " ".join(notes) or None}
+    return text, {"replaced": replaced, "bom": bom, "binary": binary, "encoding": encoding, "message": " ".join(notes) or None}
+
+
+def check_encoding(encoding: str) -> str:
+    """The codec's canonical name; ValueError (a sentence) when it is not a text codec."""
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        raise ValueError(f"unknown encoding {encoding!r}") from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise ValueError(f"{encoding!r} is not a text encoding")
+    return info.name
+
+
+def _decode_as(data: bytes, encoding: str) -> tuple[str, dict]:
+    """Decode with the codec the user chose, replacing what it cannot decode."""
+    codec = check_encoding(encoding)
+    text = data.decode(codec, errors="replace")
+    # U+FFFD already in the file decodes as itself: count only the inserted ones.
+    replaced = text.count("\ufffd") - data.decode(codec, errors="ignore").count("\ufffd")
+    bom = text.startswith("\ufeff")
+    if bom:
+        text = text[1:]
+    notes = [f"Read as {codec}, as asked."]
+    if replaced:
+        notes.append(
+            f"{replaced} byte sequence{'s were' if replaced != 1 else ' was'} not valid {codec}"
+            " and became U+FFFD (\ufffd)."
+        )
+    return text, {"replaced": replaced, "bom": bom, "binary": False, "encoding": codec, "message": " ".join(notes)}
 
 
 def replace_surrogates(text: str) -> tuple[str, int]:
