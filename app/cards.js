@@ -1,9 +1,14 @@
 // The chunk list: one card per chunk with its facts, its text (the repeated
 // overlap marked) and a copy button. Cards are built in batches as the list
 // scrolls into view, so thousands of chunks cost nothing until looked at.
+// The list is one Tab stop (the current card, then its Copy button); the arrow
+// keys, Page Up/Down, Home and End move between cards.
 
 import { el, fmtInt } from "./dom.js";
 import { reasonText } from "./catalog.js";
+import { unitTitle } from "./words.js";
+
+const MOVES = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 };
 
 const BATCH = 40;
 
@@ -18,12 +23,20 @@ export class CardList {
     }, { rootMargin: "600px" });
     this.observer.observe(sentinel);
     list.addEventListener("click", (e) => this.onClick(e));
+    list.addEventListener("keydown", (e) => this.onKey(e));
+    list.addEventListener("focusin", (e) => {
+      const card = e.target.closest(".card");
+      if (card) this.setCurrent(Number(card.dataset.index));
+    });
+    this.encoding = "cl100k_base";
     this.reset("");
   }
 
   // A new run over `text`; `chunks` is the run's list (chunks.js ChunkStore).
+  // `encoding` (set before) names the unit of the sizes shown.
   reset(text, chunks = []) {
     this.text = text;
+    this.current = 0; // the card that holds the list's Tab stop
     this.chunks = chunks;
     this.shown = 0;
     this.done = false;
@@ -46,9 +59,9 @@ export class CardList {
   }
 
   // Append the next batch while the end of the list is near the viewport.
-  more() {
+  more(upTo = 0) {
     if (!this.visible) return;
-    const end = Math.min(this.chunks.length, this.shown + BATCH);
+    const end = Math.min(this.chunks.length, Math.max(upTo + 1, this.shown + BATCH));
     const frag = document.createDocumentFragment();
     for (let i = this.shown; i < end; i++) frag.append(this.card(this.chunks[i]));
     this.list.append(frag);
@@ -74,20 +87,57 @@ export class CardList {
     const body = el("pre", { class: "card-text", "data-testid": "card-text" });
     if (overlapLen) body.append(el("mark", { class: "overlap", title: "Repeated from the previous chunk" }, text.slice(0, overlapLen)));
     body.append(text.slice(overlapLen));
-    const fact = (label, value) => el("span", { class: "fact", "data-testid": `card-${label.toLowerCase()}` },
+    const fact = (label, value, id = label.toLowerCase()) => el("span", { class: "fact", "data-testid": `card-${id}` },
       el("span", { class: "fact-label" }, label), " ", value);
-    return el("li", { class: `card tint-${c.index % 2}`, "data-testid": "card", "data-index": c.index },
+    const tabindex = c.index === this.current ? 0 : -1;
+    return el("li", { class: `card tint-${c.index % 2}`, "data-testid": "card", "data-index": c.index, tabindex,
+      "aria-labelledby": `card-title-${c.index}` },
       el("div", { class: "card-head" },
-        el("h3", {}, `Chunk ${fmtInt(c.index + 1)}`),
-        fact("Tokens", fmtInt(c.token_count)),
+        el("h3", { id: `card-title-${c.index}` }, `Chunk ${fmtInt(c.index + 1)}`),
+        fact(unitTitle(this.encoding), fmtInt(c.token_count), "tokens"),
         fact("Overlap", fmtInt(c.overlap_tokens)),
         fact("Ends", reasonText(c.boundary)),
         c.headings.length ? fact("Section", c.headings.join(" › ")) : null,
-        el("button", { type: "button", class: "small copy", "data-testid": "copy", "data-index": c.index,
+        el("button", { type: "button", class: "small copy", "data-testid": "copy", "data-index": c.index, tabindex,
           "aria-label": `Copy chunk ${c.index + 1}` }, "Copy"),
       ),
       body,
     );
+  }
+
+  cardEl(i) {
+    return this.list.querySelector(`.card[data-index="${i}"]`);
+  }
+
+  // Move the list's Tab stop to card i (roving tabindex).
+  setCurrent(i) {
+    if (i === this.current) return;
+    for (const node of [this.cardEl(this.current), this.cardEl(this.current)?.querySelector(".copy")]) node?.setAttribute("tabindex", "-1");
+    this.current = i;
+    for (const node of [this.cardEl(i), this.cardEl(i)?.querySelector(".copy")]) node?.setAttribute("tabindex", "0");
+  }
+
+  // Show and focus card i (building the cards up to it first).
+  focusCard(i) {
+    if (!this.chunks.length) return;
+    i = Math.max(0, Math.min(this.chunks.length - 1, i));
+    if (i >= this.shown) this.more(i);
+    this.setCurrent(i);
+    const card = this.cardEl(i);
+    card.focus({ preventScroll: true });
+    card.scrollIntoView({ block: "nearest" });
+  }
+
+  onKey(e) {
+    if (!e.target.classList.contains("card")) return;
+    const here = Number(e.target.dataset.index);
+    let i;
+    if (e.key in MOVES) i = here + MOVES[e.key];
+    else if (e.key === "Home") i = 0;
+    else if (e.key === "End") i = this.chunks.length - 1;
+    else return;
+    e.preventDefault();
+    this.focusCard(i);
   }
 
   async onClick(e) {

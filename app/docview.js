@@ -9,11 +9,17 @@
 
 import { reasonText } from "./catalog.js";
 import { el, fmtInt, nextFrame } from "./dom.js";
+import { count, unitTitle } from "./words.js";
 
 const BLOCK_TARGET = 16_000; // UTF-16 units per block, cut after the next newline
 const BLOCK_MAX = 64_000; // a block without newlines is cut here anyway
 const FRAME_BUDGET_MS = 8; // DOM work per animation frame
 
+// What to do to see a chunk's details, in the words of the device at hand.
+const canHover = () => typeof matchMedia === "function" && matchMedia("(hover: hover)").matches;
+export const inspectHint = () => (canHover()
+  ? "Point at a chunk, or focus the document and use the arrow keys, to see its details."
+  : "Tap a chunk to see its details.");
 
 export class DocumentView {
   constructor(root, inspector) {
@@ -27,12 +33,13 @@ export class DocumentView {
     root.addEventListener("mouseleave", () => this.activate(this.keyboard));
     root.addEventListener("click", (e) => this.onClick(e));
     root.addEventListener("keydown", (e) => this.onKey(e));
-    root.addEventListener("focus", () => { if (this.keyboard < 0 && this.chunks.length) this.select(0); });
+    this.encoding = "cl100k_base";
     this.reset("");
   }
 
   // A new run over `text` (old content stays on screen until the new one renders);
   // `chunks` is the run's list (chunks.js ChunkStore), filled as the run goes.
+  // `encoding` (set before) names the unit of the sizes shown.
   reset(text, chunks = []) {
     this.generation++;
     this.text = text;
@@ -44,6 +51,7 @@ export class DocumentView {
     this.block = null;
     this.blockEnd = 0;
     this.pendingContent = el("div", { class: "doc-content" });
+    this.starts = 0; // chunks whose start marker is placed
     this.keepScroll = this.root.scrollTop;
     this.done = false;
     this.keyboard = -1;
@@ -51,6 +59,16 @@ export class DocumentView {
     this.showInspector(-1);
     this.scheduled = false;
     if (!text) this.swapIn(); // nothing to render: show the empty state now
+  }
+
+  // A message in place of the document (the engine is starting, a run has not
+  // rendered anything yet). The next render replaces it.
+  placeholder(message) {
+    const p = el("p", { class: "doc-placeholder", "data-testid": "doc-placeholder" }, message);
+    if (this.content) this.content.replaceWith(p); else this.root.append(p);
+    this.content = p;
+    this.root.classList.remove("empty");
+    delete this.root.dataset.rendered;
   }
 
   // The store added chunks to the list.
@@ -126,6 +144,8 @@ export class DocumentView {
     // Chunks covering x form a contiguous run lo..hi (starts and ends never decrease).
     let hi = this.lo - 1;
     while (hi + 1 < chunks.length && chunks[hi + 1].start <= x) hi++;
+    // A numbered marker where each chunk starts (extents readable without colour).
+    while (this.starts <= hi) this.block.append(this.startMarker(chunks[this.starts++]));
     let next = Math.min(this.frontier, this.blockEnd);
     if (this.lo <= hi) next = Math.min(next, chunks[this.lo].end);
     if (hi + 1 < chunks.length) next = Math.min(next, chunks[hi + 1].start);
@@ -135,8 +155,10 @@ export class DocumentView {
     if (this.lo > hi) {
       seg.className = "seg gap";
     } else {
-      const kind = hi > this.lo ? "overlap" : `tint-${this.lo % 2}`;
-      seg.className = `seg ${kind}`;
+      const depth = hi - this.lo + 1; // how many chunks hold this text
+      seg.className = `seg ${depth > 1 ? "overlap" : `tint-${this.lo % 2}`}`;
+      if (depth > 2) seg.classList.add("deep");
+      if (depth > 1) seg.dataset.depth = depth;
       seg.dataset.first = this.lo;
       seg.dataset.last = hi;
       for (let i = this.lo; i <= hi; i++) (this.segsOf[i] ||= []).push(seg);
@@ -154,13 +176,22 @@ export class DocumentView {
     }
   }
 
+  // The label is generated content (CSS attr()), so the view's text stays the document's.
   cutMarker(chunk) {
     return el("span", {
       class: "cut",
       "data-testid": "cut",
       "data-reason": chunk.boundary,
       "data-chunk": chunk.index,
-      title: `Chunk ${chunk.index + 1} ends here: ${reasonText(chunk.boundary)}`,
+      "data-label": `${fmtInt(chunk.index + 1)} · ${count(chunk.token_count, this.encoding)} · ${chunk.boundary}`,
+      title: `Chunk ${chunk.index + 1} ends here (${count(chunk.token_count, this.encoding)}): ${reasonText(chunk.boundary)}`,
+    });
+  }
+
+  startMarker(chunk) {
+    return el("span", {
+      class: "start-mark", "data-testid": "start-mark", "data-chunk": chunk.index, "data-n": fmtInt(chunk.index + 1),
+      title: `Chunk ${chunk.index + 1} starts here`,
     });
   }
 
@@ -193,7 +224,7 @@ export class DocumentView {
 
   onClick(e) {
     const i = this.chunkAt(e.target);
-    if (i >= 0) this.select(i, false);
+    if (i >= 0) this.select(i, false); // what is under the pointer is already in view
   }
 
   onKey(e) {
@@ -213,9 +244,20 @@ export class DocumentView {
   select(i, scroll = true) {
     this.keyboard = i;
     this.activate(i);
+    if (scroll) this.reveal(i);
+  }
+
+  // Scroll the view (never the page: the inspector above it must stay in sight)
+  // so the chunk's start is visible, with a line of context above it.
+  reveal(i) {
     const segs = this.segsOf[i];
-    // Show the chunk from its start (with a line of context above, see scroll-margin).
-    if (scroll && segs && segs.length) segs[0].scrollIntoView({ block: "start" });
+    if (!segs || !segs.length) return;
+    const box = segs[0].getClientRects()[0] || segs[0].getBoundingClientRect();
+    const view = this.root.getBoundingClientRect();
+    const line = parseFloat(getComputedStyle(this.root).lineHeight) || 22;
+    if (box.top < view.top + line || box.top > view.bottom - 2 * line) {
+      this.root.scrollTop += box.top - view.top - 1.5 * line;
+    }
   }
 
   activate(i) {
@@ -231,15 +273,14 @@ export class DocumentView {
     const c = this.chunks[i];
     const box = this.inspector;
     if (!c) {
-      box.replaceChildren(el("span", { class: "inspector-hint" },
-        "Hover a chunk, or focus the document and use the arrow keys, to see its details."));
+      box.replaceChildren(el("span", { class: "inspector-hint" }, inspectHint()));
       return;
     }
     const fact = (label, value, id) => el("span", { class: "fact", "data-testid": id }, el("span", { class: "fact-label" }, label), " ", value);
     box.replaceChildren(
       fact("Chunk", `${fmtInt(c.index + 1)} of ${fmtInt(this.chunks.length)}${this.done ? "" : "+"}`, "inspect-index"),
-      fact("Tokens", fmtInt(c.token_count), "inspect-tokens"),
-      fact("Overlap", `${fmtInt(c.overlap_tokens)} tokens`, "inspect-overlap"),
+      fact(unitTitle(this.encoding), fmtInt(c.token_count), "inspect-tokens"),
+      fact("Overlap", count(c.overlap_tokens, this.encoding), "inspect-overlap"),
       fact("Ends", reasonText(c.boundary), "inspect-boundary"),
       fact("Section", c.headings.length ? c.headings.join(" › ") : "—", "inspect-headings"),
     );

@@ -110,12 +110,13 @@ export class Engine {
     this.run = null;
   }
 
-  // Decode a file's bytes in Python, exactly as the CLI does; the worker keeps
-  // the result as its document. -> {text, info, size}
-  async open(bytes) {
+  // Decode a file's bytes in Python, exactly as the CLI does (`encoding`: a codec
+  // the user picked, as the CLI's --input-encoding; null detects); the worker
+  // keeps the result as its document. -> {text, info, size}
+  async open(bytes, encoding = null) {
     this.supersede();
     this.sentText = null;
-    const msg = await this.request({ type: "open", bytes }, [bytes]);
+    const msg = await this.request({ type: "open", bytes, encoding }, [bytes]);
     this.sentText = msg.text;
     return { text: msg.text, info: msg.info, size: msg.size };
   }

@@ -10,7 +10,7 @@ const LARGE_PASTE = 100_000;
 // replacedAll): a large paste (or any paste on the large-document note).
 // onText's second argument says whether the edit replaced all of the old text
 // (select all + paste or type): then it is a new document, not an edited file.
-export function wireInput({ textarea, largeNote, fileInput, openButton, clearButton, dropzone, onText, onPaste, onFile, onClear }) {
+export function wireInput({ textarea, largeNote, fileInput, openButton, clearButton, dropzone, onText, onPaste, onFiles, onClear }) {
   let replacesAll = false;
   const coversAll = () => textarea.selectionStart === 0 && textarea.selectionEnd === textarea.value.length;
   textarea.addEventListener("beforeinput", () => { replacesAll = textarea.value.length > 0 && coversAll(); });
@@ -30,8 +30,8 @@ export function wireInput({ textarea, largeNote, fileInput, openButton, clearBut
   openButton.addEventListener("click", () => fileInput.click());
   clearButton.addEventListener("click", () => onClear());
   fileInput.addEventListener("change", () => {
-    const file = fileInput.files && fileInput.files[0];
-    if (file) onFile(file);
+    const files = [...(fileInput.files || [])];
+    if (files.length) onFiles(files);
     fileInput.value = ""; // choosing the same file again still fires change
   });
 
@@ -58,8 +58,8 @@ export function wireInput({ textarea, largeNote, fileInput, openButton, clearBut
     e.preventDefault();
     depth = 0;
     dropzone.classList.remove("dragging");
-    const file = e.dataTransfer.files[0];
-    if (file) onFile(file);
+    const files = [...e.dataTransfer.files];
+    if (files.length) onFiles(files);
   });
   // A file dropped anywhere else must not navigate away from the page.
   window.addEventListener("dragover", (e) => { if (hasFiles(e)) e.preventDefault(); });

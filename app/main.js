@@ -12,6 +12,12 @@ import { ChunkStore } from "./chunks.js";
 import { keepOffline } from "./offline.js";
 import { clearStats, renderStats } from "./stats.js";
 import { downloadName, saveBytes } from "./downloads.js";
+import { count, pageWords, unit } from "./words.js";
+import { checkNumber } from "./fields.js";
+import { Announcer } from "./announce.js";
+import { UndoToast } from "./undo.js";
+import { EOL_NAMES, lineEndings, withLineEndings } from "./eol.js";
+import { FILE_ENCODINGS, readFile } from "./openfile.js";
 
 const DEBOUNCE_MS = 250;
 // Above this many UTF-16 units the text is kept out of the visible textarea:
@@ -29,9 +35,11 @@ const ui = {
   runStatus: $("run-status"), runText: $("run-status-text"), runProgress: $("run-progress"),
   warnings: $("warnings"), runError: $("run-error"),
   tabDocument: $("tab-document"), tabCards: $("tab-cards"), documentPane: $("document-pane"), cardsPane: $("cards-pane"),
-  stats: $("stats"), histogram: $("histogram"), reasons: $("boundary-counts"),
+  maxTokensError: $("max-tokens-error"), overlapError: $("overlap-error"), announce: $("run-announce"),
+  stats: $("stats"), histogram: $("histogram"), histogramCaption: $("histogram-caption"), reasons: $("boundary-counts"),
   downloads: [$("download-jsonl"), $("download-json"), $("download-text")], headers: $("text-headers"),
   downloadHint: $("download-hint"), version: $("engine-version"),
+  encodingRow: $("file-encoding-row"), fileEncoding: $("file-encoding"),
 };
 
 let settings = settingsStore.load();
@@ -46,6 +54,9 @@ let debounceTimer = 0;
 const bootStarted = performance.now();
 let editLarge = false; // the user asked to edit a large text in the textarea anyway
 
+const statsParts = { dl: ui.stats, hist: ui.histogram, caption: ui.histogramCaption, reasons: ui.reasons };
+const announcer = new Announcer(ui.announce);
+const undo = new UndoToast({ box: $("toast"), text: $("toast-text"), button: $("toast-undo"), textarea: ui.textarea });
 const docView = new DocumentView($("document-view"), $("chunk-inspector"));
 const cards = new CardList($("chunk-cards"), $("cards-more"), (msg) => { ui.downloadHint.textContent = msg; });
 const store = new ChunkStore([docView, cards]); // one list of chunks feeds both views
@@ -98,6 +109,7 @@ function engineReady({ version, describe }) {
   ui.version.textContent = version;
   if (source.text) run();
   else setRunState("idle", "Paste or open a document to see its chunks.");
+  if (!source.text) docView.placeholder(EMPTY_TEXT);
   keepOffline(); // after the first boot, so its downloads never compete with it
 }
 
@@ -115,7 +127,11 @@ function bootFailed(message) {
 
 // --- settings controls --------------------------------------------------------
 
+const EMPTY_TEXT = "No document yet: paste text into the box above, or open a file.";
+
 function showSettings() {
+  for (const span of document.querySelectorAll(".unit-plural")) span.textContent = unit(settings.encoding);
+  ui.maxTokens.setAttribute("aria-label", `Chunk size in ${unit(settings.encoding)}`);
   // Before the engine has described its settings some are not known yet (null).
   if (settings.strategy) ui.strategy.value = settings.strategy;
   ui.strategyHelp.textContent = catalog.strategyHelp(settings.strategy);
@@ -150,16 +166,26 @@ ui.sizePreset.addEventListener("change", () => {
   if (ui.sizePreset.value === "custom") ui.maxTokens.focus();
   else changeSettings({ max_tokens: Number(ui.sizePreset.value) });
 });
-ui.maxTokens.addEventListener("input", () => {
-  const n = ui.maxTokens.valueAsNumber;
-  if (Number.isInteger(n) && n >= 1) changeSettings({ max_tokens: n });
-});
-ui.overlap.addEventListener("input", () => {
-  const n = ui.overlap.valueAsNumber;
-  if (Number.isInteger(n) && n >= 0) changeSettings({ overlap: n, overlapAuto: false });
-});
-// Put back what is in force if the user leaves a field empty or invalid.
-for (const input of [ui.maxTokens, ui.overlap]) input.addEventListener("change", () => showSettings());
+// A number that is not valid is kept in the field, with the reason next to it;
+// the settings in force stay until it is fixed (an empty field only says so once left).
+const NUMBER_FIELDS = [
+  { input: ui.maxTokens, error: ui.maxTokensError, label: "Chunk size", min: 1, apply: (n) => ({ max_tokens: n }) },
+  { input: ui.overlap, error: ui.overlapError, label: "Overlap", min: 0, apply: (n) => ({ overlap: n, overlapAuto: false }) },
+];
+for (const field of NUMBER_FIELDS) {
+  const check = (leaving) => {
+    const { value, error } = checkNumber(field.input, field.label, field.min, leaving);
+    field.error.textContent = error || "";
+    field.error.hidden = !error;
+    if (error) field.input.setAttribute("aria-invalid", "true"); else field.input.removeAttribute("aria-invalid");
+    return value;
+  };
+  field.input.addEventListener("input", () => {
+    const n = check(false);
+    if (n != null) changeSettings(field.apply(n));
+  });
+  field.input.addEventListener("change", () => check(true));
+}
 ui.overlapAuto.addEventListener("click", () => changeSettings({ overlapAuto: true }));
 ui.headers.addEventListener("change", () => {
   settings = settingsStore.normalize({ ...settings, headers: ui.headers.checked });
@@ -240,65 +266,161 @@ function setSource(text, name, replacedSurrogates) {
   showSourceInfo();
 }
 
+// Put back a whole earlier state of the input (Undo).
+function restoreSource(before) {
+  source = before;
+  if (source.text.length <= LARGE_TEXT) editLarge = false;
+  showText(source.text);
+  notice(before.notice || "");
+  showEncodingChoice(before.file && before.encodingShown ? before.encoding : null, before.file && before.encodingShown);
+  showSourceInfo();
+  run();
+}
+// Offer Undo for a change that replaces the whole text.
+function offerUndo(message) {
+  const before = { ...source, notice: ui.inputNotice.hidden ? "" : ui.inputNotice.textContent, encodingShown: !ui.encodingRow.hidden };
+  undo.offer(message, () => restoreSource(before));
+}
+
+// The text box changed: an opened file keeps its own line endings where it had
+// one kind (the text box shows every line break as LF); otherwise say what changed.
+function editedText(value, replacedAll) {
+  if (replacedAll || !source.file) return { text: value, name: replacedAll ? null : source.name, note: "" };
+  const { eol, file } = source;
+  const name = file.name.replace(/(\.[^.]*)?$/, ".edited$1");
+  if (eol === "crlf" || eol === "cr") {
+    return { text: withLineEndings(value, eol), name, note: `Edited ${file.name}: its ${EOL_NAMES[eol]} line endings are kept (the text box shows them as plain line breaks).` };
+  }
+  if (eol === "mixed") {
+    return { text: value, name, note: `Editing changed ${file.name}'s line endings: it mixes CRLF and LF, and the text box keeps only LF, so offsets now refer to the edited text, not the file on disk.` };
+  }
+  return { text: value, name, note: "" };
+}
+
 wireInput({
   textarea: ui.textarea, largeNote: ui.largeNote, fileInput: ui.fileInput, openButton: ui.openFile, clearButton: ui.clear,
   dropzone: ui.dropzone,
   onText(value, replacedAll) {
-    const { text, replaced } = wellFormed(value);
-    setSource(text, replacedAll ? null : source.name, replaced);
+    undo.dismiss();
+    const edit = editedText(value, replacedAll);
+    const { text, replaced } = wellFormed(edit.text);
+    const { file, eol } = source;
+    setSource(text, edit.name, replaced);
+    if (file && !replacedAll) Object.assign(source, { file, eol, edited: true });
+    if (edit.note) notice([edit.note, ui.inputNotice.hidden ? "" : ui.inputNotice.textContent].filter(Boolean).join(" "));
+    if (replacedAll) showEncodingChoice(null, false);
     if (text.length <= LARGE_TEXT) editLarge = false;
     showLarge(text);
     schedule();
   },
   onPaste(value, caret, replacedAll) {
+    offerUndo(`Pasted ${fmtInt(value.length)} characters.`);
     const { text, replaced } = wellFormed(value);
     showText(value, caret);
     setSource(text, replacedAll ? null : source.name, replaced);
+    if (replacedAll) showEncodingChoice(null, false);
     run(); // a paste is a complete edit: no need to wait for more typing
   },
-  async onFile(file) {
-    setRunState("pending", `Opening ${file.name}…`);
-    notice("");
-    try {
-      const bytes = await file.arrayBuffer();
-      await engine.booted;
-      // The worker decodes the bytes and keeps the text as its document: it does not cross back.
-      const { text, info, size } = await engine.open(bytes);
-      showText(text); // shown for editing; `source.text` keeps CRLF exactly as decoded
-      source = { text, name: file.name, size, onDisk: file.size };
-      resetLanguage();
-      const messages = [];
-      if (info.message) messages.push(info.message);
-      else if (info.replaced) messages.push(`${fmtInt(info.replaced)} undecodable byte sequence(s) replaced with U+FFFD.`);
-      notice(messages.join(" "));
-      showSourceInfo();
-      run();
-    } catch (err) {
-      setRunState("error", `Could not open ${file.name}: ${err.message}`);
-    }
+  onFiles(files) {
+    const [file] = files;
+    const others = files.length - 1;
+    openFile(file, null, others ? `${files.length} files were dropped or picked; only the first, ${file.name}, is open (one file at a time).` : "");
   },
   onClear() {
     resetLanguage();
+    if (source.text) offerUndo("The text was cleared.");
     showText("");
     setSource("", null, 0);
+    showEncodingChoice(null, false);
     run();
     ui.textarea.focus();
   },
 });
 
+// Open (or re-read with another codec) a file. Empty and binary files are not
+// opened: the text before stays, and the page says why.
+async function openFile(file, encoding, extra = "") {
+  setRunState("pending", `Opening ${file.name}…`);
+  const say = (message) => notice([message, extra].filter(Boolean).join(" "));
+  try {
+    await engine.booted;
+    // The worker decodes the bytes and keeps the text as its document: it does not cross back.
+    const { kind, text, info, size } = await readFile(engine, file, encoding);
+    if (kind === "empty") {
+      say(`${file.name} is empty (0 bytes): there is nothing to chunk. The text before is still here.`);
+      finishIdle();
+      return;
+    }
+    if (kind === "binary") {
+      say(`${file.name} does not look like text (it contains NUL bytes, as images, archives and programs do), so it was not opened. If it is text in another encoding, such as UTF-16, choose it below.`);
+      showEncodingChoice(null, true, file);
+      finishIdle();
+      return;
+    }
+    if (encoding == null) offerUndo(`Opened ${file.name}.`);
+    showText(text); // shown for editing; `source.text` keeps CRLF exactly as decoded
+    source = { text, name: file.name, size, onDisk: file.size, file, encoding: info.encoding, eol: lineEndings(text) };
+    resetLanguage();
+    const messages = [];
+    if (info.message) messages.push(info.message);
+    if (source.eol === "crlf" || source.eol === "mixed") messages.push(`Line endings: ${EOL_NAMES[source.eol]}, kept as in the file.`);
+    say(messages.join(" "));
+    showEncodingChoice(info.encoding, encoding != null || info.replaced > 0, file);
+    showSourceInfo();
+    run();
+  } catch (err) {
+    setRunState("error", `Could not open ${file.name}: ${err.message}`);
+  }
+}
+
+// Nothing new to run: put back the status of what is on screen.
+function finishIdle() {
+  if (source.text) run();
+  else setRunState("idle", "Paste or open a document to see its chunks.");
+}
+
+// The codec choice, offered when decoding replaced bytes (or refused a file).
+let encodingFile = null;
+function showEncodingChoice(current, show, file = encodingFile) {
+  encodingFile = show ? file : null;
+  ui.encodingRow.hidden = !show;
+  if (!show) return;
+  if (!ui.fileEncoding.options.length) {
+    for (const [value, label] of FILE_ENCODINGS) ui.fileEncoding.append(el("option", { value }, label));
+  }
+  ui.fileEncoding.value = current && FILE_ENCODINGS.some(([v]) => v === current) ? current : "utf-8";
+}
+ui.fileEncoding.addEventListener("change", () => {
+  if (encodingFile) openFile(encodingFile, ui.fileEncoding.value);
+});
+
 // --- running the engine --------------------------------------------------------
 
+// The visible status line (updated freely) and what is announced (see announce.js).
 function setRunState(state, text, progress) {
   ui.runStatus.dataset.state = state;
   ui.runText.textContent = text;
   ui.runProgress.hidden = progress == null;
   if (progress != null) ui.runProgress.value = progress;
+  if (state === "running") announcer.progress(text);
+  else if (state === "pending") announcer.quiet();
+  else announcer.result(text);
+}
+
+// Before the engine runs: say that the text is kept and will be chunked.
+function showWaiting() {
+  if (engineState === "error") return;
+  setRunState("pending", "Waiting for the engine to start…");
+  docView.placeholder(source.text
+    ? "Your text is here. It will be chunked as soon as the engine has started (see the top right)."
+    : EMPTY_TEXT);
 }
 
 function schedule() {
   clearTimeout(debounceTimer);
   setDownloads(false);
   if (engineState === "ready") setRunState("pending", "Waiting for you to stop typing…");
+  else showWaiting();
   debounceTimer = setTimeout(run, DEBOUNCE_MS);
 }
 
@@ -307,18 +429,21 @@ function run() {
   setDownloads(false);
   ui.runError.hidden = true;
   if (engineState !== "ready") {
-    if (engineState === "booting") setRunState("pending", "Waiting for the engine to start…");
+    showWaiting();
     return; // engineReady runs it
   }
   const src = source;
   const text = src.text;
+  const encoding = settings.encoding;
+  docView.encoding = cards.encoding = encoding; // the unit the views name
   store.reset(text);
   if (!text) {
     current = null;
     engine.supersede();
     showWarnings([]);
-    clearStats(ui.stats, ui.histogram, ui.reasons);
+    clearStats(statsParts);
     setRunState("idle", "Paste or open a document to see its chunks.");
+    docView.placeholder(EMPTY_TEXT);
     return;
   }
   const started = performance.now();
@@ -332,6 +457,7 @@ function run() {
       if (src === source) showSourceInfo();
       showWarnings(w);
       setRunState("running", "Chunking…", 0);
+      if (!docView.content || docView.content.classList.contains("doc-placeholder")) docView.placeholder("Chunking…");
     },
     onChunks(chunks, progress) {
       store.add(chunks);
@@ -342,12 +468,14 @@ function run() {
   run.done.then(async (stats) => {
     if (!stats || run !== current) return; // superseded
     showWarnings([...new Set([...warnings, ...stats.warnings])]);
-    renderStats(stats, ui.stats, ui.histogram, ui.reasons);
+    renderStats(stats, statsParts, encoding);
     await store.finish();
     if (run !== current) return; // superseded while rendering
     setDownloads(true);
     const secs = ((performance.now() - started) / 1000).toFixed(1);
-    setRunState("done", `${fmtInt(stats.chunk_count)} chunk${stats.chunk_count === 1 ? "" : "s"} from ${fmtInt(stats.source_tokens)} tokens in ${secs} s`);
+    setRunState("done", stats.chunk_count
+      ? `${fmtInt(stats.chunk_count)} chunk${stats.chunk_count === 1 ? "" : "s"} from ${count(stats.source_tokens, encoding)} in ${secs} s`
+      : `No chunks: the text is only whitespace (${count(stats.source_tokens, encoding)}), and chunks leave whitespace out.`);
   }, (err) => {
     if (run !== current) return;
     ui.runError.replaceChildren(
@@ -369,7 +497,7 @@ function showLanguage(lang) {
 }
 
 function showWarnings(list) {
-  ui.warnings.replaceChildren(...list.map((w) => el("li", { "data-testid": "warning" }, w)));
+  ui.warnings.replaceChildren(...list.map((w) => el("li", { "data-testid": "warning" }, pageWords(w, settings.encoding))));
   ui.warnings.hidden = !list.length;
 }
 
@@ -397,4 +525,5 @@ for (const button of ui.downloads) {
 
 showSettings();
 setDownloads(false);
-clearStats(ui.stats, ui.histogram, ui.reasons);
+clearStats(statsParts);
+docView.placeholder(EMPTY_TEXT);

@@ -1,39 +1,44 @@
-// The stats panel: the engine's own numbers (chunkwise.stats.compute), a drawn
-// histogram of chunk sizes and the count of chunks per cut reason.
+// The stats panel: the engine's own numbers (chunkwise.stats.compute), a
+// histogram of chunk sizes (one button per bin, its range always readable in
+// the caption) and the count of chunks per cut reason.
 
-import { el, svgEl, fmtInt } from "./dom.js";
+import { el, fmtInt } from "./dom.js";
 import { reasonText } from "./catalog.js";
+import { count, unit } from "./words.js";
 
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
+const mean = (v) => Number(v).toLocaleString("en-US", { maximumFractionDigits: 1 });
 
+// [key, label, format(value, encoding)]; labels name the unit of the tokenizer.
 const ROWS = [
-  ["source_tokens", "Source tokens", fmtInt],
-  ["chunk_count", "Chunks", fmtInt],
-  ["min_tokens", "Smallest chunk", (v) => `${fmtInt(v)} tokens`],
-  ["mean_tokens", "Mean chunk", (v) => `${Number(v).toLocaleString("en-US", { maximumFractionDigits: 1 })} tokens`],
-  ["max_tokens", "Largest chunk", (v) => `${fmtInt(v)} tokens`],
-  ["budget", "Budget", (v) => `${fmtInt(v)} tokens`],
-  ["mean_fill", "Mean budget fill", pct],
-  ["output_tokens", "Output tokens", fmtInt],
-  ["overlap_tokens", "Overlap tokens", fmtInt],
-  ["overlap_share", "Overlap share of output", pct],
+  ["source_tokens", (e) => `Source ${unit(e)}`, (v) => fmtInt(v)],
+  ["chunk_count", () => "Chunks", (v) => fmtInt(v)],
+  ["min_tokens", () => "Smallest chunk", count],
+  ["mean_tokens", () => "Mean chunk", (v, e) => `${mean(v)} ${unit(e)}`],
+  ["max_tokens", () => "Largest chunk", count],
+  ["budget", () => "Budget", count],
+  ["mean_fill", () => "Mean budget fill", pct],
+  ["output_tokens", (e) => `Output ${unit(e)}`, (v) => fmtInt(v)],
+  ["overlap_tokens", (e) => `Overlap ${unit(e)}`, (v) => fmtInt(v)],
+  ["overlap_share", () => "Overlap share of output", pct],
 ];
 
-export function clearStats(dl, hist, reasons) {
+export function clearStats({ dl, hist, caption, reasons }) {
   dl.replaceChildren();
-  hist.replaceChildren(el("p", { class: "help" }, "No chunks yet."));
+  hist.replaceChildren();
+  caption.textContent = "No chunks yet.";
   reasons.replaceChildren();
 }
 
-export function renderStats(stats, dl, hist, reasons) {
+export function renderStats(stats, { dl, hist, caption, reasons }, encoding) {
   dl.replaceChildren(...ROWS.flatMap(([key, label, fmt]) => [
-    el("dt", {}, label),
-    el("dd", { "data-testid": `stat-${key}`, "data-value": stats[key] }, fmt(stats[key])),
+    el("dt", {}, label(encoding)),
+    el("dd", { "data-testid": `stat-${key}`, "data-value": stats[key] }, fmt(stats[key], encoding)),
   ]));
-  renderHistogram(stats.histogram, stats.budget, hist);
+  renderHistogram(stats.histogram, stats.budget, hist, caption, encoding);
   const max = Math.max(1, ...Object.values(stats.boundaries));
   reasons.replaceChildren(...Object.entries(stats.boundaries).map(([name, n]) =>
-    el("li", { "data-testid": `reason-${name}`, "data-value": n, class: n ? "" : "zero" },
+    el("li", { "data-testid": `reason-${name}`, "data-value": n, "data-reason": name, class: n ? "" : "zero" },
       el("span", { class: "reason-name" }, name),
       el("span", { class: "reason-bar", "aria-hidden": "true" }, barFill(n / max)),
       el("span", { class: "reason-count" }, fmtInt(n)),
@@ -47,40 +52,39 @@ function barFill(share) {
   return fill;
 }
 
-// Bars over the budget range, one per bin: [{lo, hi, count}].
-function renderHistogram(bins, budget, host) {
-  const W = 300, H = 130, left = 30, bottom = 22, top = 8;
-  const plotW = W - left - 4, plotH = H - bottom - top;
+const binText = (b, encoding) => `${fmtInt(b.lo)}–${fmtInt(b.hi)} ${unit(encoding)}: ${fmtInt(b.count)} chunk${b.count === 1 ? "" : "s"}`;
+
+// One bar per bin ([{lo, hi, count}]), as buttons in a group with one Tab stop
+// (arrow keys move between bars). The caption says the range of the bar in
+// focus or under the pointer, and of the tallest bar otherwise.
+function renderHistogram(bins, budget, host, caption, encoding) {
   const maxCount = Math.max(1, ...bins.map((b) => b.count));
-  const total = bins.reduce((s, b) => s + b.count, 0);
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "histogram-svg",
-    "aria-label": `Histogram of ${total} chunk sizes from 0 to ${budget} tokens, tallest bar ${maxCount} chunks` });
-  const barW = plotW / bins.length;
-  bins.forEach((b, i) => {
-    const h = (b.count / maxCount) * plotH;
-    const rect = svgEl("rect", {
-      x: left + i * barW + 1, y: top + plotH - h, width: Math.max(1, barW - 2), height: h,
-      class: "bar", "data-count": b.count, "data-lo": b.lo, "data-hi": b.hi,
-    });
-    const title = svgEl("title");
-    title.textContent = `${b.lo}–${b.hi} tokens: ${b.count} chunk${b.count === 1 ? "" : "s"}`;
-    rect.append(title);
-    svg.append(rect);
-    if (b.count) {
-      const label = svgEl("text", { x: left + (i + 0.5) * barW, y: top + plotH - h - 2, class: "bar-label", "text-anchor": "middle" });
-      label.textContent = b.count;
-      svg.append(label);
-    }
+  const tallest = bins.reduce((best, b) => (b.count > best.count ? b : best), bins[0]);
+  const rest = () => { caption.textContent = `Tallest bar: ${binText(tallest, encoding)}.`; };
+  const bars = bins.map((b, i) => {
+    const bar = el("button", {
+      type: "button", class: "bar", "data-testid": "histogram-bar", "data-count": b.count, "data-lo": b.lo, "data-hi": b.hi,
+      "data-bin": i, "aria-label": binText(b, encoding), tabindex: b === tallest ? 0 : -1,
+    }, el("span", { class: "bar-count", "aria-hidden": "true" }, b.count ? fmtInt(b.count) : ""), el("span", { class: "bar-fill" }));
+    bar.lastChild.style.height = `${(b.count / maxCount) * 100}%`;
+    const show = () => { caption.textContent = binText(b, encoding); };
+    bar.addEventListener("focus", show);
+    bar.addEventListener("mouseenter", show);
+    bar.addEventListener("blur", rest);
+    bar.addEventListener("mouseleave", () => { if (document.activeElement !== bar) rest(); });
+    return bar;
   });
-  svg.append(svgEl("line", { x1: left, y1: top + plotH, x2: W - 4, y2: top + plotH, class: "axis" }));
-  const text = (x, y, s, anchor) => {
-    const t = svgEl("text", { x, y, class: "axis-label", "text-anchor": anchor });
-    t.textContent = s;
-    svg.append(t);
-  };
-  text(left, H - 6, "0", "start");
-  text(W - 4, H - 6, `${budget} tokens`, "end");
-  text(left - 4, top + 8, String(maxCount), "end");
-  text(left - 4, top + plotH, "0", "end");
-  host.replaceChildren(svg);
+  const group = el("div", { class: "bars", role: "group", "aria-label": `Chunk sizes in ${bins.length} ranges from 0 to ${fmtInt(budget)} ${unit(encoding)}` }, ...bars);
+  group.addEventListener("keydown", (e) => {
+    const i = bars.indexOf(e.target);
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: bars.length - 1 }[e.key];
+    if (i < 0 || to == null || !bars[to]) return;
+    e.preventDefault();
+    bars[i].tabIndex = -1;
+    bars[to].tabIndex = 0;
+    bars[to].focus();
+  });
+  host.replaceChildren(group, el("div", { class: "axis", "aria-hidden": "true" },
+    el("span", {}, "0"), el("span", {}, `${fmtInt(Math.round(budget / 2))}`), el("span", {}, count(budget, encoding))));
+  rest();
 }

@@ -4,7 +4,7 @@
 // It keeps the current document (chunkwise.bridge.Session): the text crosses
 // once, when it changes, and a settings change sends only the settings.
 //
-// Page -> worker: {type: "open", id, bytes}      a file: decoded here, kept as the document
+// Page -> worker: {type: "open", id, bytes, encoding}      a file: decoded here, kept as the document
 //                 {type: "text", id, text}       pasted or typed text: replaces the document
 //                 {type: "chunk", id, settings: {max_tokens, overlap, strategy, encoding}}
 //                 {type: "export", id, run, fmt, headers}
@@ -107,10 +107,11 @@ function setText({ text }) {
   size = JSON.parse(call("set_text", text)).size;
 }
 
-function openFile({ id, bytes }) {
+function openFile({ id, bytes, encoding }) {
   finishedRun = 0;
   // A Uint8Array reaches Python as a JsProxy; the session copies it with to_bytes().
-  const opened = JSON.parse(call("open_file", new Uint8Array(bytes)));
+  // `encoding`: the codec the user picked (the CLI's --input-encoding), or null to detect.
+  const opened = JSON.parse(call("open_file", new Uint8Array(bytes), encoding || null));
   size = opened.size;
   post({ type: "opened", id, text: opened.text, info: opened.info, size });
 }

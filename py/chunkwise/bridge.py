@@ -46,11 +46,12 @@ class Session:
         self.finished = None  # the Result of the last run that finished on this document
 
     # -- the document --------------------------------------------------------
-    def open_file(self, data) -> str:
+    def open_file(self, data, encoding: str | None = None) -> str:
         """A file's bytes (a JS Uint8Array, or bytes) become the document, decoded
-        exactly as the CLI decodes files. -> JSON {text, info, size}"""
+        exactly as the CLI decodes files (`encoding`: the codec the user picked,
+        as the CLI's --input-encoding; None detects). -> JSON {text, info, size}"""
         raw = data if isinstance(data, (bytes, bytearray)) else data.to_bytes()
-        text, info = decode_bytes(bytes(raw))
+        text, info = decode_bytes(bytes(raw), encoding or None)
         self._replace(text)
         self.file_bytes = bytes(raw)
         return _json({"text": self.document.text, "info": info, "size": self.size()})

@@ -97,20 +97,6 @@ describe("files and downloads", () => {
     assert.ok(got.bytes.equals(cli(tmpFile("dropped.txt", text), settings, "text")));
   });
 
-  test("a binary file is read with a warning, an empty one gives an empty state", async () => {
-    const bin = tmpFile("blob.bin", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff, 0x10, 0x41, 0x42, 0x0a]));
-    await openFile(page, bin);
-    assert.match(await page.textContent("[data-testid=input-notice]"), /binary/i);
-    const got = await download(page, "download-jsonl");
-    assert.ok(got.bytes.equals(cli(bin, settings, "jsonl")));
-    await screenshot(page, "11-binary-file");
-
-    await page.setInputFiles("[data-testid=file-input]", tmpFile("empty.txt", ""));
-    await page.waitForFunction(() => document.querySelector("[data-testid=run-status]").dataset.state === "idle"
-      || document.querySelector("[data-testid=run-status]").dataset.state === "done");
-    assert.equal(await page.$$eval("[data-testid=cut]", (els) => els.length), 0);
-  });
-
   test("the file's UTF-8 BOM is handled like the CLI", async () => {
     const bom = tmpFile("bom.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("Hello BOM.\n\nSecond paragraph.\n")]));
     await openFile(page, bom);
