@@ -81,6 +81,18 @@ def test_open_file_decodes_as_the_cli_and_export_equals_its_bytes(tmp_path):
         assert session.export(fmt, headers) == cli
 
 
+def test_open_file_with_a_chosen_codec_equals_the_cli_input_encoding(tmp_path):
+    text = "Привет, мир. Съешь же ещё этих мягких французских булок.\n"
+    path = tmp_path / "cp1251.txt"
+    path.write_bytes(text.encode("cp1251"))
+    session = bridge.Session()
+    opened = json.loads(session.open_file(path.read_bytes(), "cp1251"))
+    assert opened["text"] == text and opened["info"]["encoding"] == "cp1251" and opened["info"]["replaced"] == 0
+    run(session, max_tokens=8, overlap=1, strategy="smart", encoding="cl100k_base")
+    args = [sys.executable, "-m", "chunkwise", str(path), "--input-encoding", "cp1251", "--max-tokens", "8", "--overlap", "1"]
+    assert session.export("jsonl", False) == subprocess.run(args, capture_output=True, check=True).stdout
+
+
 def test_export_before_a_run_finishes_says_so():
     session = bridge.Session()
     session.set_text("Some text. " * 500)
