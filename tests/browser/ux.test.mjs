@@ -138,7 +138,7 @@ describe("page round 2: defects a new user hit", () => {
     await setSettings(page, { encoding: "chars", size: 1024 });
     await page.hover(".seg.tint-1");
     const texts = await page.evaluate(() => [
-      ...[...document.querySelectorAll("label, .help, [data-testid=run-status-text], #stats-panel dt, #stats-panel dd, #histogram, [data-testid=chunk-inspector]")]
+      ...[...document.querySelectorAll("label, .help:not(#strategy-help), [data-testid=run-status-text], #stats-panel dt, #stats-panel dd, #histogram, [data-testid=chunk-inspector]")]
         .map((e) => e.textContent),
       document.querySelector("[data-testid=max-tokens]").getAttribute("aria-label") || "",
     ]);
