@@ -45,6 +45,8 @@ export class DocumentView {
     this.text = text;
     this.chunks = chunks;
     this.segsOf = []; // chunk index -> its segment elements
+    this.segStart = []; // text offset where each rendered segment starts, in order
+    this.segEl = []; // ... and the segment
     this.frontier = 0; // text before this offset has final coverage
     this.pos = 0; // rendered up to here
     this.lo = 0; // first chunk that ends after pos
@@ -164,6 +166,8 @@ export class DocumentView {
       for (let i = this.lo; i <= hi; i++) (this.segsOf[i] ||= []).push(seg);
     }
     this.block.append(seg);
+    this.segStart.push(x);
+    this.segEl.push(seg);
     this.pos = next;
     if (this.pos >= this.text.length && this.done) this.markLast();
   }
@@ -247,17 +251,61 @@ export class DocumentView {
     if (scroll) this.reveal(i);
   }
 
-  // Scroll the view (never the page: the inspector above it must stay in sight)
-  // so the chunk's start is visible, with a line of context above it.
-  reveal(i) {
-    const segs = this.segsOf[i];
-    if (!segs || !segs.length) return;
-    const box = segs[0].getClientRects()[0] || segs[0].getBoundingClientRect();
+  // A DOM Range over text offsets [start, end) of the rendered document (null if not rendered yet).
+  range(start, end) {
+    const a = this.domPoint(start), b = this.domPoint(end);
+    if (!a || !b) return null;
+    const r = document.createRange();
+    r.setStart(a.node, a.offset);
+    r.setEnd(b.node, b.offset);
+    return r;
+  }
+
+  // The text node and offset in it of text offset x.
+  domPoint(x) {
+    const starts = this.segStart;
+    if (!starts.length || x > this.pos) return null;
+    let lo = 0, hi = starts.length - 1; // the last segment starting at or before x
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= x) lo = mid; else hi = mid - 1;
+    }
+    const node = this.segEl[lo].firstChild;
+    return { node, offset: Math.min(x - starts[lo], node.length) };
+  }
+
+  // The chunk holding text offset x (the later one in an overlap), or -1.
+  chunkAtOffset(x) {
+    const chunks = this.chunks;
+    let lo = 0, hi = chunks.length - 1, found = -1;
+    while (lo <= hi) { // the last chunk starting at or before x
+      const mid = (lo + hi) >> 1;
+      if (chunks[mid].start <= x) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    if (found >= 0 && chunks[found].end > x) return found;
+    return Math.min(found + 1, chunks.length - 1); // whitespace between chunks: the next one
+  }
+
+  // Scroll the view so a range is in sight (with a line of context above).
+  revealRange(range) {
+    const box = range.getClientRects()[0] || range.getBoundingClientRect();
+    this.scrollToBox(box);
+  }
+
+  scrollToBox(box) {
     const view = this.root.getBoundingClientRect();
     const line = parseFloat(getComputedStyle(this.root).lineHeight) || 22;
     if (box.top < view.top + line || box.top > view.bottom - 2 * line) {
       this.root.scrollTop += box.top - view.top - 1.5 * line;
     }
+  }
+
+  // Scroll the view (never the page: the inspector above it must stay in sight)
+  // so the chunk's start is visible, with a line of context above it.
+  reveal(i) {
+    const segs = this.segsOf[i];
+    if (!segs || !segs.length) return;
+    this.scrollToBox(segs[0].getClientRects()[0] || segs[0].getBoundingClientRect());
   }
 
   activate(i) {

@@ -18,6 +18,8 @@ import { Announcer } from "./announce.js";
 import { UndoToast } from "./undo.js";
 import { EOL_NAMES, lineEndings, withLineEndings } from "./eol.js";
 import { FILE_ENCODINGS, readFile } from "./openfile.js";
+import { Search } from "./search.js";
+import { Stepper, extreme } from "./navigate.js";
 
 const DEBOUNCE_MS = 250;
 // Above this many UTF-16 units the text is kept out of the visible textarea:
@@ -60,6 +62,54 @@ const undo = new UndoToast({ box: $("toast"), text: $("toast-text"), button: $("
 const docView = new DocumentView($("document-view"), $("chunk-inspector"));
 const cards = new CardList($("chunk-cards"), $("cards-more"), (msg) => { ui.downloadHint.textContent = msg; });
 const store = new ChunkStore([docView, cards]); // one list of chunks feeds both views
+
+// --- navigation: find, go to a chunk, step through a group -----------------------
+
+const navStatus = $("nav-status");
+const say = (message) => { navStatus.textContent = message; };
+// Select chunk i in the view that is shown, and bring it into sight.
+function goTo(i) {
+  if (settings.view === "cards") cards.focusCard(i);
+  else docView.select(i, true);
+}
+const stepper = new Stepper(goTo, say);
+const search = new Search({
+  input: $("find"), prev: $("find-prev"), next: $("find-next"), view: docView, onStatus: say,
+  onMatch(i) {
+    if (settings.view === "cards") selectView("document");
+    docView.select(i, false); // the search brings the match itself into sight
+  },
+});
+const gotoInput = $("goto");
+function goToTyped() {
+  const n = gotoInput.valueAsNumber;
+  const total = store.chunks.length;
+  if (!total) return say("There are no chunks yet.");
+  if (!Number.isInteger(n) || n < 1 || n > total) return say(`Type a chunk number from 1 to ${fmtInt(total)}.`);
+  goTo(n - 1);
+  say(`Chunk ${fmtInt(n)} of ${fmtInt(total)}.`);
+}
+gotoInput.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); goToTyped(); } });
+gotoInput.addEventListener("change", goToTyped);
+for (const [id, sign, word] of [["goto-smallest", 1, "smallest"], ["goto-largest", -1, "largest"]]) {
+  $(id).addEventListener("click", () => {
+    const i = extreme(store.chunks, sign);
+    if (i < 0) return say("There are no chunks yet.");
+    goTo(i);
+    say(`Chunk ${fmtInt(i + 1)} is the ${word}: ${count(store.chunks[i].token_count, docView.encoding)}.`);
+  });
+}
+// A histogram bar or a cut reason: each click goes to the next of its chunks.
+const stepOn = {
+  bin(b) {
+    const indices = store.chunks.filter((c) => c.token_count >= b.lo && c.token_count <= b.hi).map((c) => c.index);
+    stepper.step(`bin:${b.lo}`, indices, `with ${fmtInt(b.lo)}–${fmtInt(b.hi)} ${unit(docView.encoding)}`);
+  },
+  reason(name) {
+    const indices = store.chunks.filter((c) => c.boundary === name).map((c) => c.index);
+    stepper.step(`reason:${name}`, indices, `ending ${catalog.reasonText(name)} (${name})`);
+  },
+};
 
 ui.staticHint.hidden = true; // JavaScript runs: the static fallback hint is not needed
 
@@ -437,6 +487,9 @@ function run() {
   const encoding = settings.encoding;
   docView.encoding = cards.encoding = encoding; // the unit the views name
   store.reset(text);
+  search.reset();
+  stepper.reset();
+  say("");
   if (!text) {
     current = null;
     engine.supersede();
@@ -468,9 +521,10 @@ function run() {
   run.done.then(async (stats) => {
     if (!stats || run !== current) return; // superseded
     showWarnings([...new Set([...warnings, ...stats.warnings])]);
-    renderStats(stats, statsParts, encoding);
+    renderStats(stats, statsParts, encoding, stepOn);
     await store.finish();
     if (run !== current) return; // superseded while rendering
+    if ($("find").value) search.refresh(); // the matches in the new rendering
     setDownloads(true);
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     setRunState("done", stats.chunk_count

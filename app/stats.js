@@ -30,20 +30,31 @@ export function clearStats({ dl, hist, caption, reasons }) {
   reasons.replaceChildren();
 }
 
-export function renderStats(stats, { dl, hist, caption, reasons }, encoding) {
+// on.bin(bin) and on.reason(name): a bar or a cut reason was clicked (step through its chunks).
+export function renderStats(stats, { dl, hist, caption, reasons }, encoding, on = {}) {
   dl.replaceChildren(...ROWS.flatMap(([key, label, fmt]) => [
     el("dt", {}, label(encoding)),
     el("dd", { "data-testid": `stat-${key}`, "data-value": stats[key] }, fmt(stats[key], encoding)),
   ]));
-  renderHistogram(stats.histogram, stats.budget, hist, caption, encoding);
+  renderHistogram(stats.histogram, stats.budget, hist, caption, encoding, on.bin);
   const max = Math.max(1, ...Object.values(stats.boundaries));
   reasons.replaceChildren(...Object.entries(stats.boundaries).map(([name, n]) =>
     el("li", { "data-testid": `reason-${name}`, "data-value": n, "data-reason": name, class: n ? "" : "zero" },
-      el("span", { class: "reason-name" }, name),
-      el("span", { class: "reason-bar", "aria-hidden": "true" }, barFill(n / max)),
-      el("span", { class: "reason-count" }, fmtInt(n)),
-      el("span", { class: "visually-hidden" }, ` chunks end ${reasonText(name)}`),
-    )));
+      stepButton(name, n, on.reason,
+        el("span", { class: "reason-name" }, name),
+        el("span", { class: "reason-bar", "aria-hidden": "true" }, barFill(n / max)),
+        el("span", { class: "reason-count" }, fmtInt(n)),
+        el("span", { class: "visually-hidden" }, ` chunk${n === 1 ? "" : "s"} end: ${reasonText(name)}`),
+      ))));
+}
+
+// A reason row that steps through its chunks when clicked (a plain row when it has none).
+function stepButton(name, n, onClick, ...children) {
+  if (!n || !onClick) return el("span", { class: "reason-step" }, ...children);
+  const button = el("button", { type: "button", class: "reason-step", "data-testid": `step-${name}`,
+    title: "Go to these chunks, one per click" }, ...children);
+  button.addEventListener("click", () => onClick(name));
+  return button;
 }
 
 function barFill(share) {
@@ -57,7 +68,7 @@ const binText = (b, encoding) => `${fmtInt(b.lo)}–${fmtInt(b.hi)} ${unit(encod
 // One bar per bin ([{lo, hi, count}]), as buttons in a group with one Tab stop
 // (arrow keys move between bars). The caption says the range of the bar in
 // focus or under the pointer, and of the tallest bar otherwise.
-function renderHistogram(bins, budget, host, caption, encoding) {
+function renderHistogram(bins, budget, host, caption, encoding, onBin) {
   const maxCount = Math.max(1, ...bins.map((b) => b.count));
   const tallest = bins.reduce((best, b) => (b.count > best.count ? b : best), bins[0]);
   const rest = () => { caption.textContent = `Tallest bar: ${binText(tallest, encoding)}.`; };
@@ -69,6 +80,7 @@ function renderHistogram(bins, budget, host, caption, encoding) {
     bar.lastChild.style.height = `${(b.count / maxCount) * 100}%`;
     const show = () => { caption.textContent = binText(b, encoding); };
     bar.addEventListener("focus", show);
+    if (onBin) bar.addEventListener("click", () => onBin(b));
     bar.addEventListener("mouseenter", show);
     bar.addEventListener("blur", rest);
     bar.addEventListener("mouseleave", () => { if (document.activeElement !== bar) rest(); });
