@@ -20,6 +20,7 @@ import { EOL_NAMES, lineEndings, withLineEndings } from "./eol.js";
 import { FILE_ENCODINGS, readFile } from "./openfile.js";
 import { Search } from "./search.js";
 import { Stepper, extreme } from "./navigate.js";
+import { commandLine, fromHash, pythonCode, toHash } from "./share.js";
 
 const DEBOUNCE_MS = 250;
 // Above this many UTF-16 units the text is kept out of the visible textarea:
@@ -42,9 +43,11 @@ const ui = {
   downloads: [$("download-jsonl"), $("download-json"), $("download-text")], headers: $("text-headers"),
   downloadHint: $("download-hint"), version: $("engine-version"),
   encodingRow: $("file-encoding-row"), fileEncoding: $("file-encoding"),
+  copyCli: $("copy-cli"), copyPython: $("copy-python"), copied: $("copied"),
 };
 
-let settings = settingsStore.load();
+// Settings named in the address (a shared setup) win over the stored ones.
+let settings = settingsStore.normalize({ ...settingsStore.load(), ...fromHash(location.hash) });
 // The text being chunked. `name` is the opened file's name (for download names).
 let source = { text: "", name: null, size: null, onDisk: null };
 // What the text is read as: "auto" (the file name's language, else strong signals
@@ -180,6 +183,7 @@ function bootFailed(message) {
 const EMPTY_TEXT = "No document yet: paste text into the box above, or open a file.";
 
 function showSettings() {
+  showHash();
   for (const span of document.querySelectorAll(".unit-plural")) span.textContent = unit(settings.encoding);
   ui.maxTokens.setAttribute("aria-label", `Chunk size in ${unit(settings.encoding)}`);
   // Before the engine has described its settings some are not known yet (null).
@@ -206,6 +210,16 @@ function changeSettings(patch) {
   showSettings();
   schedule();
 }
+
+// The address carries the settings, so a setup can be shared (never the text).
+function showHash() {
+  const hash = toHash(settings);
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+addEventListener("hashchange", () => {
+  const patch = fromHash(location.hash);
+  if (patch) changeSettings(patch);
+});
 
 ui.strategy.addEventListener("change", () => changeSettings({ strategy: ui.strategy.value }));
 ui.language.addEventListener("change", () => { language = ui.language.value; schedule(); });
@@ -409,7 +423,7 @@ async function openFile(file, encoding, extra = "") {
     }
     if (encoding == null) offerUndo(`Opened ${file.name}.`);
     showText(text); // shown for editing; `source.text` keeps CRLF exactly as decoded
-    source = { text, name: file.name, size, onDisk: file.size, file, encoding: info.encoding, eol: lineEndings(text) };
+    source = { text, name: file.name, size, onDisk: file.size, file, encoding: info.encoding, chosenEncoding: encoding, eol: lineEndings(text) };
     resetLanguage();
     const messages = [];
     if (info.message) messages.push(info.message);
@@ -558,7 +572,7 @@ function showWarnings(list) {
 // --- downloads -------------------------------------------------------------------
 
 function setDownloads(on) {
-  for (const b of ui.downloads) b.disabled = !on;
+  for (const b of [...ui.downloads, ui.copyCli, ui.copyPython]) b.disabled = !on;
   ui.downloadHint.textContent = on ? "" : "Available once chunking has finished.";
 }
 
@@ -573,6 +587,21 @@ for (const button of ui.downloads) {
       ui.downloadHint.textContent = `Saved ${name} (${fmtBytes(bytes.byteLength)}).`;
     } catch (err) {
       ui.downloadHint.textContent = `Download failed: ${err.message}`;
+    }
+  });
+}
+
+// The finished run as a command line or Python: same settings, same file, same bytes.
+for (const [button, make, what] of [[ui.copyCli, commandLine, "command line"], [ui.copyPython, pythonCode, "Python"]]) {
+  button.addEventListener("click", async () => {
+    const text = make(settings, { name: source.name, inputEncoding: source.chosenEncoding, headers: false });
+    ui.copied.textContent = text;
+    ui.copied.hidden = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      ui.downloadHint.textContent = `Copied as ${what}.`;
+    } catch {
+      ui.downloadHint.textContent = `The browser refused clipboard access; copy the ${what} shown below.`;
     }
   });
 }

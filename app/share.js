@@ -1,0 +1,68 @@
+// Sharing a setup: the settings (never the text) in the URL's hash, and the
+// current run as a command line or as Python that gives the same bytes as the
+// page's downloads.
+
+import { ENCODINGS, STRATEGIES } from "./settings.js";
+
+// "#strategy=smart&size=512&overlap=64&encoding=cl100k_base" (no overlap: automatic).
+export function toHash(s) {
+  const p = new URLSearchParams({ strategy: s.strategy, size: String(s.max_tokens) });
+  if (!s.overlapAuto) p.set("overlap", String(s.overlap));
+  p.set("encoding", s.encoding);
+  return `#${p}`;
+}
+
+// The settings a hash names (only those it names, checked), or null when it names none.
+export function fromHash(hash) {
+  const p = new URLSearchParams(String(hash || "").replace(/^#/, ""));
+  const out = {};
+  if (STRATEGIES.includes(p.get("strategy"))) out.strategy = p.get("strategy");
+  if (ENCODINGS.includes(p.get("encoding"))) out.encoding = p.get("encoding");
+  const whole = (v, min) => (/^\d+$/.test(v || "") && Number(v) >= min ? Number(v) : null);
+  if (whole(p.get("size"), 1) != null) out.max_tokens = whole(p.get("size"), 1);
+  if (p.has("overlap")) {
+    if (p.get("overlap") === "auto") out.overlapAuto = true;
+    else if (whole(p.get("overlap"), 0) != null) Object.assign(out, { overlap: whole(p.get("overlap"), 0), overlapAuto: false });
+  } else if (Object.keys(out).length) out.overlapAuto = true;
+  return Object.keys(out).length ? out : null;
+}
+
+// POSIX shell quoting: plain words stay as they are.
+const shq = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+// A Python string literal.
+const pyq = (s) => JSON.stringify(s);
+
+// The file the command reads: the opened file's name, or a stand-in for pasted text.
+const fileOf = (name) => name || "pasted.txt";
+
+// `python -m chunkwise FILE ...` with every setting spelled out (automatic overlap: the CLI's own default).
+export function commandLine(s, { name, inputEncoding, format = "jsonl", headers = false } = {}) {
+  const args = ["python", "-m", "chunkwise", shq(fileOf(name)), "--max-tokens", String(s.max_tokens)];
+  if (!s.overlapAuto) args.push("--overlap", String(s.overlap));
+  args.push("--strategy", s.strategy, "--encoding", s.encoding);
+  if (inputEncoding) args.push("--input-encoding", shq(inputEncoding));
+  if (format !== "jsonl") args.push("--format", format);
+  if (headers) args.push("--headers");
+  const out = `${fileOf(name).replace(/\.[^./]*$/, "")}.chunks.${format === "text" ? "txt" : format}`;
+  return `${args.join(" ")} > ${shq(out)}`;
+}
+
+// The same run as a Python script: the file decoded as the CLI decodes it, the
+// same chunks, the same JSONL bytes written.
+export function pythonCode(s, { name, inputEncoding } = {}) {
+  const file = fileOf(name);
+  const args = [`max_tokens=${s.max_tokens}`];
+  if (!s.overlapAuto) args.push(`overlap=${s.overlap}`);
+  args.push(`strategy=${pyq(s.strategy)}`, `encoding=${pyq(s.encoding)}`);
+  return [
+    "import sys",
+    "import chunkwise",
+    "from chunkwise import export, textio",
+    "",
+    `with open(${pyq(file)}, "rb") as f:`,
+    `    text, info = textio.decode_bytes(f.read()${inputEncoding ? `, ${pyq(inputEncoding)}` : ""})`,
+    `chunks = chunkwise.chunk(text, ${args.join(", ")})`,
+    "sys.stdout.buffer.write(export.to_jsonl(chunks).encode(\"utf-8\"))",
+    "",
+  ].join("\n");
+}
