@@ -7,6 +7,7 @@
 import { el, fmtInt } from "./dom.js";
 import { reasonText } from "./catalog.js";
 import { unitTitle } from "./words.js";
+import { flagLabel } from "./flags.js";
 
 const MOVES = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 };
 
@@ -29,6 +30,7 @@ export class CardList {
       if (card) this.setCurrent(Number(card.dataset.index));
     });
     this.encoding = "cl100k_base";
+    this.onUnfilter = () => this.setFilter(null); // main.js also resets the filter control
     this.reset("");
   }
 
@@ -38,6 +40,8 @@ export class CardList {
     this.text = text;
     this.current = 0; // the card that holds the list's Tab stop
     this.chunks = chunks;
+    this.flag = null; // show only the chunks with this flag (flags.js), once the run is done
+    this.order = null; // the chunk indices shown, in order (null: all of them)
     this.shown = 0;
     this.done = false;
     this.list.replaceChildren();
@@ -59,15 +63,30 @@ export class CardList {
   }
 
   // Append the next batch while the end of the list is near the viewport.
+  // Positions in the list <-> chunk indices (the list may be filtered).
+  count() { return this.order ? this.order.length : this.chunks.length; }
+  at(pos) { return this.order ? this.order[pos] : pos; }
+  posOf(i) { return this.order ? this.order.indexOf(i) : i; }
+
+  // Show only the chunks with `flag` (null: all), from the top of the list.
+  setFilter(flag) {
+    this.flag = flag;
+    this.order = flag ? this.chunks.filter((c) => c.flags && c.flags.includes(flag)).map((c) => c.index) : null;
+    this.shown = 0;
+    this.current = this.count() ? this.at(0) : 0;
+    this.list.replaceChildren();
+    this.more();
+  }
+
   more(upTo = 0) {
     if (!this.visible) return;
-    const end = Math.min(this.chunks.length, Math.max(upTo + 1, this.shown + BATCH));
+    const end = Math.min(this.count(), Math.max(upTo + 1, this.shown + BATCH));
     const frag = document.createDocumentFragment();
-    for (let i = this.shown; i < end; i++) frag.append(this.card(this.chunks[i]));
+    for (let p = this.shown; p < end; p++) frag.append(this.card(this.chunks[this.at(p)]));
     this.list.append(frag);
     this.shown = end;
     // Still in view after this batch? The observer will not fire again by itself.
-    if (this.shown < this.chunks.length) {
+    if (this.shown < this.count()) {
       requestAnimationFrame(() => {
         const r = this.sentinel.getBoundingClientRect();
         if (r.top < innerHeight + 600) this.more();
@@ -98,6 +117,7 @@ export class CardList {
         fact("Overlap", fmtInt(c.overlap_tokens)),
         fact("Ends", reasonText(c.boundary)),
         c.headings.length ? fact("Section", c.headings.join(" › ")) : null,
+        ...(c.flags || []).map((f) => el("span", { class: "flag", "data-testid": "card-flag", "data-flag": f }, flagLabel[f])),
         el("button", { type: "button", class: "small copy", "data-testid": "copy", "data-index": c.index, tabindex,
           "aria-label": `Copy chunk ${c.index + 1}` }, "Copy"),
       ),
@@ -121,7 +141,9 @@ export class CardList {
   focusCard(i) {
     if (!this.chunks.length) return;
     i = Math.max(0, Math.min(this.chunks.length - 1, i));
-    if (i >= this.shown) this.more(i);
+    if (this.posOf(i) < 0) this.onUnfilter(); // a chunk the filter hides: show them all again
+    const pos = this.posOf(i);
+    if (pos >= this.shown) this.more(pos);
     this.setCurrent(i);
     const card = this.cardEl(i);
     card.focus({ preventScroll: true });
@@ -130,14 +152,14 @@ export class CardList {
 
   onKey(e) {
     if (!e.target.classList.contains("card")) return;
-    const here = Number(e.target.dataset.index);
-    let i;
-    if (e.key in MOVES) i = here + MOVES[e.key];
-    else if (e.key === "Home") i = 0;
-    else if (e.key === "End") i = this.chunks.length - 1;
+    const here = this.posOf(Number(e.target.dataset.index));
+    let p;
+    if (e.key in MOVES) p = here + MOVES[e.key];
+    else if (e.key === "Home") p = 0;
+    else if (e.key === "End") p = this.count() - 1;
     else return;
     e.preventDefault();
-    this.focusCard(i);
+    this.focusCard(this.at(Math.max(0, Math.min(this.count() - 1, p))));
   }
 
   async onClick(e) {

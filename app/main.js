@@ -10,7 +10,8 @@ import { DocumentView } from "./docview.js";
 import { CardList } from "./cards.js";
 import { ChunkStore } from "./chunks.js";
 import { keepOffline } from "./offline.js";
-import { clearStats, renderStats } from "./stats.js";
+import { clearStats, renderFlagCounts, renderStats } from "./stats.js";
+import { flagAll, flagHelp, flagLabel } from "./flags.js";
 import { downloadName, saveBytes } from "./downloads.js";
 import { count, pageWords, unit } from "./words.js";
 import { checkNumber } from "./fields.js";
@@ -107,6 +108,10 @@ const stepOn = {
   bin(b) {
     const indices = store.chunks.filter((c) => c.token_count >= b.lo && c.token_count <= b.hi).map((c) => c.index);
     stepper.step(`bin:${b.lo}`, indices, `with ${fmtInt(b.lo)}–${fmtInt(b.hi)} ${unit(docView.encoding)}`);
+  },
+  flag(name) {
+    const indices = store.chunks.filter((c) => c.flags && c.flags.includes(name)).map((c) => c.index);
+    stepper.step(`flag:${name}`, indices, `flagged "${flagLabel[name]}" (${flagHelp[name]})`);
   },
   reason(name) {
     const indices = store.chunks.filter((c) => c.boundary === name).map((c) => c.index);
@@ -509,6 +514,7 @@ function run() {
     engine.supersede();
     showWarnings([]);
     clearStats(statsParts);
+    $("flag-counts").replaceChildren();
     setRunState("idle", "Paste or open a document to see its chunks.");
     docView.placeholder(EMPTY_TEXT);
     return;
@@ -539,6 +545,7 @@ function run() {
     await store.finish();
     if (run !== current) return; // superseded while rendering
     if ($("find").value) search.refresh(); // the matches in the new rendering
+    showFlags(flagAll(store.chunks, text, stats.budget));
     setDownloads(true);
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     setRunState("done", stats.chunk_count
@@ -563,6 +570,19 @@ function showLanguage(lang) {
     : `Read as ${lang.label}${how}: cuts between definitions; the section is the definition path.`;
   ui.languageNote.dataset.language = lang.name;
 }
+
+// The flag counts (stats panel, each a step-through) and the chunk list's filter.
+const cardFilter = $("card-filter");
+function showFlags(counts) {
+  renderFlagCounts($("flag-counts"), counts, flagLabel, stepOn.flag);
+  const keep = cardFilter.value;
+  cardFilter.replaceChildren(el("option", { value: "" }, "all chunks"),
+    ...Object.entries(counts).map(([f, n]) => el("option", { value: f, disabled: !n && f !== keep }, `${flagLabel[f]}: ${fmtInt(n)} (${flagHelp[f]})`)));
+  cardFilter.value = keep;
+  cards.setFilter(cardFilter.value || null);
+}
+cardFilter.addEventListener("change", () => cards.setFilter(cardFilter.value || null));
+cards.onUnfilter = () => { cardFilter.value = ""; cards.setFilter(null); };
 
 function showWarnings(list) {
   ui.warnings.replaceChildren(...list.map((w) => el("li", { "data-testid": "warning" }, pageWords(w, settings.encoding))));

@@ -48,6 +48,18 @@ export function renderStats(stats, { dl, hist, caption, reasons }, encoding, on 
       ))));
 }
 
+// One row per flag (flags.js): its count, and a click steps through its chunks.
+export function renderFlagCounts(list, counts, labels, onStep) {
+  const max = Math.max(1, ...Object.values(counts));
+  list.replaceChildren(...Object.entries(counts).map(([flag, n]) =>
+    el("li", { "data-testid": `flag-${flag}`, "data-value": n, class: n ? "" : "zero" },
+      stepButton(`flag-${flag}`, n, onStep && (() => onStep(flag)),
+        el("span", { class: "reason-name flag-name" }, labels[flag]),
+        el("span", { class: "reason-bar", "aria-hidden": "true" }, barFill(n / max)),
+        el("span", { class: "reason-count" }, fmtInt(n)),
+      ))));
+}
+
 // A reason row that steps through its chunks when clicked (a plain row when it has none).
 function stepButton(name, n, onClick, ...children) {
   if (!n || !onClick) return el("span", { class: "reason-step" }, ...children);
