@@ -218,6 +218,7 @@ function changeSettings(patch) {
 
 // The address carries the settings, so a setup can be shared (never the text).
 function showHash() {
+  if (!settings.strategy || !settings.encoding || settings.max_tokens == null) return; // not described yet
   const hash = toHash(settings);
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }

@@ -2,8 +2,6 @@
 // current run as a command line or as Python that gives the same bytes as the
 // page's downloads.
 
-import { ENCODINGS, STRATEGIES } from "./settings.js";
-
 // "#strategy=smart&size=512&overlap=64&encoding=cl100k_base" (no overlap: automatic).
 export function toHash(s) {
   const p = new URLSearchParams({ strategy: s.strategy, size: String(s.max_tokens) });
@@ -12,12 +10,14 @@ export function toHash(s) {
   return `#${p}`;
 }
 
-// The settings a hash names (only those it names, checked), or null when it names none.
+// The settings a hash names (only those it names), or null when it names none.
+// Names are checked against the engine's by settings.normalize, once it has described them.
 export function fromHash(hash) {
   const p = new URLSearchParams(String(hash || "").replace(/^#/, ""));
   const out = {};
-  if (STRATEGIES.includes(p.get("strategy"))) out.strategy = p.get("strategy");
-  if (ENCODINGS.includes(p.get("encoding"))) out.encoding = p.get("encoding");
+  const name = (v) => (v && v.length <= 200 ? v : null);
+  if (name(p.get("strategy"))) out.strategy = p.get("strategy");
+  if (name(p.get("encoding"))) out.encoding = p.get("encoding");
   const whole = (v, min) => (/^\d+$/.test(v || "") && Number(v) >= min ? Number(v) : null);
   if (whole(p.get("size"), 1) != null) out.max_tokens = whole(p.get("size"), 1);
   if (p.has("overlap")) {
