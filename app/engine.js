@@ -66,6 +66,8 @@ export class Engine {
         return;
       case "opened":
       case "exported":
+      case "files-set":
+      case "files-done":
         return this.settle(msg.id, msg);
       case "error":
         if (this.pending.has(msg.id)) return this.settle(msg.id, null, new Error(msg.message));
@@ -119,6 +121,21 @@ export class Engine {
     const msg = await this.request({ type: "open", bytes, encoding }, [bytes]);
     this.sentText = msg.text;
     return { text: msg.text, info: msg.info, size: msg.size };
+  }
+
+  // Several files (python -m chunkwise FILE1 FILE2 ...), kept apart from the
+  // current document: names and ArrayBuffers -> [{name, chars, info}].
+  async setFiles(names, contents) {
+    const msg = await this.request({ type: "files", names, contents }, contents);
+    return msg.files;
+  }
+  // Chunk every file with these settings -> [stats per file, with its name].
+  async runFiles(settings) {
+    return (await this.request({ type: "files-run", settings })).stats;
+  }
+  // The bytes the CLI writes for all the files (records carry `source`).
+  async exportFiles(fmt, headers) {
+    return (await this.request({ type: "files-export", fmt, headers })).bytes;
   }
 
   // Make `text` the worker's document, unless it already is.

@@ -372,6 +372,7 @@ wireInput({
   dropzone: ui.dropzone,
   onText(value, replacedAll) {
     undo.dismiss();
+    dropMany();
     const edit = editedText(value, replacedAll);
     const { text, replaced } = wellFormed(edit.text);
     const { file, eol } = source;
@@ -385,6 +386,7 @@ wireInput({
   },
   onPaste(value, caret, replacedAll) {
     offerUndo(`Pasted ${fmtInt(value.length)} characters.`);
+    dropMany();
     const { text, replaced } = wellFormed(value);
     showText(value, caret);
     setSource(text, replacedAll ? null : source.name, replaced);
@@ -392,13 +394,13 @@ wireInput({
     run(); // a paste is a complete edit: no need to wait for more typing
   },
   onFiles(files) {
-    const [file] = files;
-    const others = files.length - 1;
-    openFile(file, null, others ? `${files.length} files were dropped or picked; only the first, ${file.name}, is open (one file at a time).` : "");
+    if (files.length > 1) openMany(files);
+    else openFile(files[0]);
   },
   onClear() {
     resetLanguage();
     if (source.text) offerUndo("The text was cleared.");
+    dropMany();
     showText("");
     setSource("", null, 0);
     showEncodingChoice(null, false);
@@ -409,7 +411,8 @@ wireInput({
 
 // Open (or re-read with another codec) a file. Empty and binary files are not
 // opened: the text before stays, and the page says why.
-async function openFile(file, encoding, extra = "") {
+async function openFile(file, encoding, extra = "", keepMany = false) {
+  if (!keepMany) dropMany();
   setRunState("pending", `Opening ${file.name}…`);
   const say = (message) => notice([message, extra].filter(Boolean).join(" "));
   try {
@@ -441,6 +444,52 @@ async function openFile(file, encoding, extra = "") {
   } catch (err) {
     setRunState("error", `Could not open ${file.name}: ${err.message}`);
   }
+}
+
+// --- several files at once --------------------------------------------------------
+// They are decoded and chunked in the worker as `python -m chunkwise FILE1 FILE2 …`
+// does (apart from the current document); the first is shown, any can be.
+
+let many = null; // {files: [File], listed: [{name, chars, info}], stats: [per file] | null}
+const fileList = $("file-list");
+const fileRows = $("file-rows");
+
+async function openMany(files) {
+  setRunState("pending", `Opening ${files.length} files…`);
+  try {
+    await engine.booted;
+    const contents = await Promise.all(files.map((f) => f.arrayBuffer()));
+    const listed = await engine.setFiles(files.map((f) => f.name), contents);
+    many = { files, listed, stats: null };
+    showMany();
+    await openFile(files[0], null, `${files.length} files are open; ${files[0].name} is shown.`, true);
+  } catch (err) {
+    setRunState("error", `Could not open the files: ${err.message}`);
+  }
+}
+
+function dropMany() {
+  if (!many) return;
+  many = null;
+  fileList.hidden = true;
+  fileRows.replaceChildren();
+}
+
+function showMany() {
+  fileList.hidden = !many;
+  if (!many) return;
+  fileRows.replaceChildren(...many.listed.map((f, i) => {
+    const st = many.stats && many.stats[i];
+    const view = el("button", { type: "button", class: "file-name", "data-testid": "file-view",
+      "aria-current": source.file === many.files[i] ? "true" : null }, f.name);
+    view.addEventListener("click", () => openFile(many.files[i], null, `${many.files.length} files are open; ${f.name} is shown.`, true));
+    const facts = st
+      ? `${fmtInt(st.chunk_count)} chunk${st.chunk_count === 1 ? "" : "s"} · ${count(st.source_tokens, settings.encoding)}`
+      : `${fmtInt(f.chars)} characters`;
+    const note = !f.chars ? "empty" : f.info.binary ? "looks binary" : f.info.replaced ? `${fmtInt(f.info.replaced)} bytes replaced` : "";
+    return el("li", { "data-testid": "file-row", "data-name": f.name, "data-chunks": st ? st.chunk_count : "" },
+      view, " ", el("span", { class: "file-facts" }, facts), note ? el("span", { class: "file-note" }, ` (${note})`) : null);
+  }));
 }
 
 // Nothing new to run: put back the status of what is on screen.
@@ -547,6 +596,20 @@ function run() {
     if (run !== current) return; // superseded while rendering
     if ($("find").value) search.refresh(); // the matches in the new rendering
     showFlags(flagAll(store.chunks, text, stats.budget));
+    if (many) {
+      const set = many;
+      set.stats = null;
+      showMany();
+      try {
+        set.stats = await engine.runFiles(engineSettings(settings));
+      } catch (err) {
+        set.stats = null;
+        ui.runError.replaceChildren(el("strong", {}, "The engine failed on one of the files: "), err.message);
+        ui.runError.hidden = false;
+      }
+      if (run !== current || set !== many) return; // superseded meanwhile
+      showMany();
+    }
     setDownloads(true);
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     setRunState("done", stats.chunk_count
@@ -602,8 +665,9 @@ for (const button of ui.downloads) {
     const fmt = button.dataset.format;
     if (!current || !current.finished) return;
     try {
-      const bytes = await current.export(fmt, fmt === "text" && settings.headers);
-      const name = downloadName(source.name, fmt);
+      const headers = fmt === "text" && settings.headers;
+      const bytes = many && many.stats ? await engine.exportFiles(fmt, headers) : await current.export(fmt, headers);
+      const name = downloadName(many ? null : source.name, fmt);
       saveBytes(bytes, name, fmt);
       ui.downloadHint.textContent = `Saved ${name} (${fmtBytes(bytes.byteLength)}).`;
     } catch (err) {
@@ -615,7 +679,9 @@ for (const button of ui.downloads) {
 // The finished run as a command line or Python: same settings, same file, same bytes.
 for (const [button, make, what] of [[ui.copyCli, commandLine, "command line"], [ui.copyPython, pythonCode, "Python"]]) {
   button.addEventListener("click", async () => {
-    const text = make(settings, { name: source.name, inputEncoding: source.chosenEncoding, headers: false });
+    const text = make(settings, many
+      ? { names: many.files.map((f) => f.name) }
+      : { name: source.name, inputEncoding: source.chosenEncoding, headers: false });
     ui.copied.textContent = text;
     ui.copied.hidden = false;
     try {

@@ -36,24 +36,42 @@ const pyq = (s) => JSON.stringify(s);
 const fileOf = (name) => name || "pasted.txt";
 
 // `python -m chunkwise FILE ...` with every setting spelled out (automatic overlap: the CLI's own default).
-export function commandLine(s, { name, inputEncoding, format = "jsonl", headers = false } = {}) {
-  const args = ["python", "-m", "chunkwise", shq(fileOf(name)), "--max-tokens", String(s.max_tokens)];
+// `names`: several files, as one command (its records name their `source`).
+export function commandLine(s, { name, names, inputEncoding, format = "jsonl", headers = false } = {}) {
+  const files = names ? names.map(shq) : [shq(fileOf(name))];
+  const args = ["python", "-m", "chunkwise", ...files, "--max-tokens", String(s.max_tokens)];
   if (!s.overlapAuto) args.push("--overlap", String(s.overlap));
   args.push("--strategy", s.strategy, "--encoding", s.encoding);
   if (inputEncoding) args.push("--input-encoding", shq(inputEncoding));
   if (format !== "jsonl") args.push("--format", format);
   if (headers) args.push("--headers");
-  const out = `${fileOf(name).replace(/\.[^./]*$/, "")}.chunks.${format === "text" ? "txt" : format}`;
+  const base = names ? "chunks" : fileOf(name).replace(/\.[^./]*$/, "");
+  const out = `${base}.chunks.${format === "text" ? "txt" : format}`.replace(/^chunks\.chunks\./, "chunks.");
   return `${args.join(" ")} > ${shq(out)}`;
 }
 
 // The same run as a Python script: the file decoded as the CLI decodes it, the
 // same chunks, the same JSONL bytes written.
-export function pythonCode(s, { name, inputEncoding } = {}) {
+export function pythonCode(s, { name, names, inputEncoding } = {}) {
   const file = fileOf(name);
   const args = [`max_tokens=${s.max_tokens}`];
   if (!s.overlapAuto) args.push(`overlap=${s.overlap}`);
   args.push(`strategy=${pyq(s.strategy)}`, `encoding=${pyq(s.encoding)}`);
+  if (names) {
+    return [
+      "import sys",
+      "import chunkwise",
+      "from chunkwise import export, textio",
+      "",
+      "groups = []",
+      `for name in [${names.map(pyq).join(", ")}]:`,
+      "    with open(name, \"rb\") as f:",
+      "        text, info = textio.decode_bytes(f.read())",
+      `    groups.append((chunkwise.chunk(text, ${args.join(", ")}), name))`,
+      "sys.stdout.buffer.write(export.render_many(groups, \"jsonl\").encode(\"utf-8\"))",
+      "",
+    ].join("\n");
+  }
   return [
     "import sys",
     "import chunkwise",

@@ -116,6 +116,24 @@ function openFile({ id, bytes, encoding }) {
   post({ type: "opened", id, text: opened.text, info: opened.info, size });
 }
 
+// Several files at once, apart from the current document (python -m chunkwise FILE1 FILE2 ...).
+function setFiles({ id, names, contents }) {
+  const listed = call("set_files", JSON.stringify(names), contents.map((b) => new Uint8Array(b)));
+  post({ type: "files-set", id, files: JSON.parse(listed) });
+}
+function runFiles({ id, settings }) {
+  post({ type: "files-done", id, stats: JSON.parse(call("run_files", JSON.stringify(settings))) });
+}
+function exportFiles({ id, fmt, headers }) {
+  const proxy = call("export_files", fmt, headers);
+  try {
+    const bytes = proxy.toJs();
+    post({ type: "exported", id, bytes }, [bytes.buffer]);
+  } finally {
+    proxy.destroy();
+  }
+}
+
 async function runChunks({ id, settings }) {
   if (id !== latest) return post({ type: "cancelled", id });
   finishedRun = 0;
@@ -152,12 +170,17 @@ const booted = boot().catch((err) => {
 
 // Requests are handled one at a time, in order; a chunk request that a newer
 // one has superseded by the time its turn comes is dropped.
-const HANDLERS = { text: setText, open: openFile, chunk: runChunks, export: runExport };
+const HANDLERS = {
+  text: setText, open: openFile, chunk: runChunks, export: runExport,
+  files: setFiles, "files-run": runFiles, "files-export": exportFiles,
+};
+// Requests that leave the current document's run alone.
+const ASIDE = new Set(["export", "files", "files-run", "files-export"]);
 let queue = booted;
 self.onmessage = (event) => {
   const msg = event.data;
   // A newer text or setting (a chunk request, new text, a file being opened) stops older jobs.
-  if (msg.type !== "export") latest = Math.max(latest, msg.id);
+  if (!ASIDE.has(msg.type)) latest = Math.max(latest, msg.id);
   queue = queue.then(async () => {
     try {
       await HANDLERS[msg.type](msg);

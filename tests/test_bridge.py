@@ -162,3 +162,20 @@ def test_the_language_follows_the_file_name_the_picker_or_the_text(tmp_path):
     detected = run(session, **settings, language="auto")
     assert detected["started"]["language"]["name"] == "python"
     assert "look like Python" in detected["started"]["language"]["note"]
+
+
+def test_several_files_export_equals_the_cli_with_several_files(tmp_path):
+    paths = []
+    for name, body in (("a.md", "# A\n\nFirst file. " * 40), ("b.txt", "Second file,\r\nwith CRLF. " * 30), ("c.txt", "")):
+        path = tmp_path / name
+        path.write_bytes(body.encode("utf-8"))
+        paths.append(path)
+    session = bridge.Session()
+    listed = json.loads(session.set_files(json.dumps([p.name for p in paths]), [p.read_bytes() for p in paths]))
+    assert [f["name"] for f in listed] == ["a.md", "b.txt", "c.txt"] and listed[2]["chars"] == 0
+    per_file = json.loads(session.run_files(json.dumps(dict(max_tokens=32, overlap=None, strategy="smart", encoding="cl100k_base"))))
+    assert [s["name"] for s in per_file] == ["a.md", "b.txt", "c.txt"] and per_file[0]["chunk_count"] > 1
+    for fmt, headers in (("jsonl", False), ("json", False), ("text", True)):
+        args = [sys.executable, "-m", "chunkwise", *map(str, paths), "--max-tokens", "32", "--format", fmt] + (["--headers"] if headers else [])
+        cli = subprocess.run(args, capture_output=True, check=True, cwd=tmp_path).stdout
+        assert session.export_files(fmt, headers) == cli

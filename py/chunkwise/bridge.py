@@ -19,7 +19,7 @@ from bisect import bisect_left
 
 from . import __version__, export, stats
 from .about import describe
-from .engine import ChunkJob, Document
+from .engine import ChunkJob, Document, chunk_document
 from .languages import LANGUAGES, choose
 from .textio import decode_bytes
 
@@ -44,6 +44,8 @@ class Session:
         self._astral: list[int] = []  # code point index of every character outside the BMP
         self.job: ChunkJob | None = None
         self.finished = None  # the Result of the last run that finished on this document
+        self.files: list[tuple[str, str]] = []  # several files: (name, decoded text)
+        self.files_result = None  # their Results for the last settings
 
     # -- the document --------------------------------------------------------
     def open_file(self, data, encoding: str | None = None) -> str:
@@ -126,6 +128,43 @@ class Session:
     def utf16(self, offset: int) -> int:
         """A code point offset as a UTF-16 offset: each astral character before it counts two."""
         return offset + bisect_left(self._astral, offset)
+
+    # -- several files at once (as `python -m chunkwise FILE1 FILE2 ...`) --------
+    def set_files(self, names_json: str, contents) -> str:
+        """Several files (their names as JSON, their bytes: bytes or JS Uint8Arrays)
+        decoded as the CLI decodes them, kept apart from the current document.
+        -> JSON [{name, chars, info}]"""
+        self.files = []
+        self.files_result = None
+        out = []
+        for name, data in zip(json.loads(names_json), contents):
+            raw = data if isinstance(data, (bytes, bytearray)) else data.to_bytes()
+            text, info = decode_bytes(bytes(raw))
+            self.files.append((str(name), text))
+            out.append({"name": str(name), "chars": len(text), "info": info})
+        return _json(out)
+
+    def run_files(self, settings_json: str) -> str:
+        """Chunk every file with these settings, as the CLI does. -> JSON [stats per file]"""
+        s = json.loads(settings_json)
+        # Each file read as the CLI reads it: its language from its name unless one is chosen.
+        wanted = s.get("language")
+        results = [
+            chunk_document(text, max_tokens=s.get("max_tokens", 512), overlap=s.get("overlap"),
+                           strategy=s.get("strategy", "smart"), encoding=s.get("encoding", "cl100k_base"),
+                           language=choose(None if wanted in (None, "auto") else wanted, name, text)[0] or "text")
+            for name, text in self.files
+        ]
+        self.files_result = results
+        return _json([{"name": name, **stats.compute(r)} for (name, _), r in zip(self.files, results)])
+
+    def export_files(self, fmt: str, headers) -> bytes:
+        """The bytes `python -m chunkwise FILE1 FILE2 ...` writes: records carry `source`."""
+        if not self.files_result:
+            raise ValueError("These files have not been chunked with the current settings yet.")
+        several = len(self.files) > 1
+        groups = [(r.chunks, name if several else None) for (name, _), r in zip(self.files, self.files_result)]
+        return export.render_many(groups, fmt, headers=bool(headers)).encode("utf-8")
 
     def export(self, fmt: str, headers) -> bytes:
         """Exactly the bytes the CLI writes for the same text and settings."""

@@ -150,11 +150,12 @@ describe("getting text in: undo, line endings, encodings, refusals", () => {
     assert.equal((await readDocumentView(page)).text, text);
   });
 
-  test("defect 8: dropping several files says which one is open", async () => {
+  test("defect 8: dropping several files opens them all and says which one is shown", async () => {
     await dropFiles(page, [["a.txt", "File A."], ["b.txt", "File B."], ["c.txt", "File C."]]);
     await page.waitForFunction(() => /3 files/.test(document.querySelector("[data-testid=input-notice]").textContent));
     await waitDone(page);
-    assert.match(await notice(page), /only the first, a\.txt, is open/);
+    assert.match(await notice(page), /3 files are open; a\.txt is shown/);
+    assert.deepEqual(await page.$$eval("[data-testid=file-row]", (els) => els.map((e) => e.dataset.name)), ["a.txt", "b.txt", "c.txt"]);
   });
 
   test("no errors in the console, no CSP violations", async () => {
