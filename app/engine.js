@@ -67,6 +67,7 @@ export class Engine {
       case "opened":
       case "exported":
       case "files-set":
+      case "compared":
       case "files-done":
         return this.settle(msg.id, msg);
       case "error":
@@ -121,6 +122,13 @@ export class Engine {
     const msg = await this.request({ type: "open", bytes, encoding }, [bytes]);
     this.sentText = msg.text;
     return { text: msg.text, info: msg.info, size: msg.size };
+  }
+
+  // The current document chunked with other settings (the compare view),
+  // leaving the current run alone. -> {records, stats, warnings}
+  async compare(settings) {
+    const { records, stats, warnings } = await this.request({ type: "compare", settings });
+    return { records, stats, warnings };
   }
 
   // Several files (python -m chunkwise FILE1 FILE2 ...), kept apart from the

@@ -22,6 +22,7 @@ import { FILE_ENCODINGS, readFile } from "./openfile.js";
 import { Search } from "./search.js";
 import { Stepper, extreme } from "./navigate.js";
 import { commandLine, fromHash, pythonCode, toHash } from "./share.js";
+import { renderComparison } from "./compare.js";
 
 const DEBOUNCE_MS = 250;
 // Above this many UTF-16 units the text is kept out of the visible textarea:
@@ -264,29 +265,86 @@ ui.headers.addEventListener("change", () => {
 
 // --- views (tabs) ---------------------------------------------------------------
 
+const VIEWS = ["document", "cards", "compare"];
+const viewParts = () => ({
+  document: [ui.tabDocument, ui.documentPane], cards: [ui.tabCards, ui.cardsPane], compare: [$("tab-compare"), $("compare-pane")],
+});
 function showView(view) {
-  const cardsOn = view === "cards";
-  ui.tabDocument.setAttribute("aria-selected", String(!cardsOn));
-  ui.tabCards.setAttribute("aria-selected", String(cardsOn));
-  ui.tabDocument.tabIndex = cardsOn ? -1 : 0;
-  ui.tabCards.tabIndex = cardsOn ? 0 : -1;
-  ui.documentPane.hidden = cardsOn;
-  ui.cardsPane.hidden = !cardsOn;
-  cards.show(cardsOn);
+  for (const [name, [tab, pane]] of Object.entries(viewParts())) {
+    tab.setAttribute("aria-selected", String(name === view));
+    tab.tabIndex = name === view ? 0 : -1;
+    pane.hidden = name !== view;
+  }
+  cards.show(view === "cards");
+  if (view === "compare") prepareCompare();
 }
 function selectView(view, focus) {
   settings = settingsStore.normalize({ ...settings, view });
   settingsStore.save(settings);
   showView(view);
-  if (focus) (view === "cards" ? ui.tabCards : ui.tabDocument).focus();
+  if (focus) viewParts()[view][0].focus();
 }
 ui.tabDocument.addEventListener("click", () => selectView("document"));
 ui.tabCards.addEventListener("click", () => selectView("cards"));
+$("tab-compare").addEventListener("click", () => selectView("compare"));
 $("view-tabs").addEventListener("keydown", (e) => {
-  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-    e.preventDefault();
-    selectView(settings.view === "cards" ? "document" : "cards", true);
+  const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+  if (!step) return;
+  e.preventDefault();
+  const i = VIEWS.indexOf(settings.view);
+  selectView(VIEWS[(i + step + VIEWS.length) % VIEWS.length], true);
+});
+
+// --- compare: a second set of settings on the same text --------------------------
+
+const cmp = {
+  form: $("compare-form"), strategy: $("cmp-strategy"), size: $("cmp-size"), overlap: $("cmp-overlap"),
+  encoding: $("cmp-encoding"), status: $("cmp-status"), table: $("cmp-stats"), rows: $("cmp-rows"),
+  headA: $("cmp-head-a"), headB: $("cmp-head-b"), view: $("cmp-view"),
+};
+let compareB = null; // settings B, once the user has compared
+let lastStats = null; // the stats of the current run, once it is done
+const settingsLabel = (s) => `${s.strategy} ${fmtInt(s.max_tokens)}/${s.overlap == null ? "auto" : fmtInt(s.overlap)} ${s.encoding}`;
+
+// Fill B's choices from A's (the engine's) and start B at A's settings.
+function prepareCompare() {
+  for (const [a, b] of [[ui.strategy, cmp.strategy], [ui.encoding, cmp.encoding]]) {
+    if (b.options.length !== a.options.length) b.replaceChildren(...[...a.options].map((o) => el("option", { value: o.value }, o.textContent)));
   }
+  if (!compareB && settings.strategy) {
+    cmp.strategy.value = settings.strategy;
+    cmp.encoding.value = settings.encoding;
+    cmp.size.value = settings.max_tokens;
+    cmp.overlap.value = settings.overlapAuto ? "" : settings.overlap;
+  }
+}
+
+async function runCompare() {
+  if (!compareB) return;
+  const a = current;
+  if (!a || !a.finished || !lastStats) { cmp.status.textContent = "Chunk a document first: B runs on the same text."; return; }
+  cmp.status.textContent = "Comparing…";
+  try {
+    const B = await engine.compare(compareB);
+    if (a !== current) return; // A changed meanwhile: its own run compares again
+    const labelA = settingsLabel({ ...settings, overlap: settings.overlapAuto ? null : settings.overlap });
+    renderComparison({ rows: cmp.rows, table: cmp.table, headA: cmp.headA, headB: cmp.headB, view: cmp.view,
+      summary: (t) => { cmp.status.textContent = t; } }, store.text,
+    { chunks: store.chunks, stats: lastStats, encoding: settings.encoding, label: labelA },
+    { chunks: B.records, stats: B.stats, encoding: compareB.encoding, label: settingsLabel(compareB) });
+  } catch (err) {
+    cmp.status.textContent = `B could not run: ${err.message}`;
+  }
+}
+
+cmp.form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const size = cmp.size.valueAsNumber;
+  const overlap = cmp.overlap.value === "" ? null : cmp.overlap.valueAsNumber;
+  if (!Number.isInteger(size) || size < 1) { cmp.status.textContent = "Chunk size B must be a whole number of at least 1."; return; }
+  if (overlap != null && (!Number.isInteger(overlap) || overlap < 0)) { cmp.status.textContent = "Overlap B must be a whole number, 0 or more (empty: automatic)."; return; }
+  compareB = { max_tokens: size, overlap, strategy: cmp.strategy.value, encoding: cmp.encoding.value };
+  runCompare();
 });
 
 // --- input --------------------------------------------------------------------
@@ -556,6 +614,7 @@ function run() {
   const encoding = settings.encoding;
   docView.encoding = cards.encoding = encoding; // the unit the views name
   store.reset(text);
+  lastStats = null;
   search.reset();
   stepper.reset();
   say("");
@@ -611,6 +670,8 @@ function run() {
       showMany();
     }
     setDownloads(true);
+    lastStats = stats;
+    runCompare(); // B again, against the new A
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     setRunState("done", stats.chunk_count
       ? `${fmtInt(stats.chunk_count)} chunk${stats.chunk_count === 1 ? "" : "s"} from ${count(stats.source_tokens, encoding)} in ${secs} s`

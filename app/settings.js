@@ -27,7 +27,7 @@ export function normalize(raw) {
     max_tokens: clampInt(s.max_tokens, d ? d.limits.max_tokens_min : 1, limit, d ? d.defaults.max_tokens : null),
     overlapAuto: s.overlapAuto !== false,
     headers: s.headers === true,
-    view: s.view === "cards" ? "cards" : "document",
+    view: ["cards", "compare"].includes(s.view) ? s.view : "document",
   };
   // Auto: what the engine will use (null until the engine has described its rule).
   out.overlap = out.overlapAuto

@@ -116,6 +116,11 @@ function openFile({ id, bytes, encoding }) {
   post({ type: "opened", id, text: opened.text, info: opened.info, size });
 }
 
+// The compare view: other settings on the current document, apart from its run.
+function runCompare({ id, settings }) {
+  post({ type: "compared", id, ...JSON.parse(call("compare", JSON.stringify(settings))) });
+}
+
 // Several files at once, apart from the current document (python -m chunkwise FILE1 FILE2 ...).
 function setFiles({ id, names, contents }) {
   const listed = call("set_files", JSON.stringify(names), contents.map((b) => new Uint8Array(b)));
@@ -172,10 +177,10 @@ const booted = boot().catch((err) => {
 // one has superseded by the time its turn comes is dropped.
 const HANDLERS = {
   text: setText, open: openFile, chunk: runChunks, export: runExport,
-  files: setFiles, "files-run": runFiles, "files-export": exportFiles,
+  files: setFiles, "files-run": runFiles, "files-export": exportFiles, compare: runCompare,
 };
 // Requests that leave the current document's run alone.
-const ASIDE = new Set(["export", "files", "files-run", "files-export"]);
+const ASIDE = new Set(["export", "files", "files-run", "files-export", "compare"]);
 let queue = booted;
 self.onmessage = (event) => {
   const msg = event.data;

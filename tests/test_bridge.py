@@ -179,3 +179,16 @@ def test_several_files_export_equals_the_cli_with_several_files(tmp_path):
         args = [sys.executable, "-m", "chunkwise", *map(str, paths), "--max-tokens", "32", "--format", fmt] + (["--headers"] if headers else [])
         cli = subprocess.run(args, capture_output=True, check=True, cwd=tmp_path).stdout
         assert session.export_files(fmt, headers) == cli
+
+
+def test_compare_chunks_the_document_with_other_settings_and_leaves_its_run_alone():
+    session = bridge.Session()
+    text = "First sentence here. Second one follows.\n\n" * 30
+    session.set_text(text)
+    got = run(session, max_tokens=64)
+    other = json.loads(session.compare(json.dumps(dict(max_tokens=16, overlap=0, strategy="sentences"))))
+    want = chunkwise.chunk_document(text, max_tokens=16, overlap=0, strategy="sentences")
+    assert [r["end"] for r in other["records"]] == [c.end for c in want.chunks]
+    assert other["stats"] == stats.compute(want)
+    assert session.export("jsonl", False) == export.to_jsonl(chunkwise.chunk_document(text, max_tokens=64).chunks).encode("utf-8")
+    assert got["stats"]["chunk_count"] != other["stats"]["chunk_count"]

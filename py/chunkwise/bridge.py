@@ -129,6 +129,18 @@ class Session:
         """A code point offset as a UTF-16 offset: each astral character before it counts two."""
         return offset + bisect_left(self._astral, offset)
 
+    # -- a second set of settings on the same document (the page's compare view) --
+    def compare(self, settings_json: str) -> str:
+        """Chunk the current document with other settings, apart from its run.
+        -> JSON {records, stats, warnings}"""
+        if self.document is None:
+            raise ValueError("there is no document to chunk")
+        s = json.loads(settings_json)
+        result = chunk_document(self.document, max_tokens=s.get("max_tokens", 512), overlap=s.get("overlap"),
+                                strategy=s.get("strategy", "smart"), encoding=s.get("encoding", "cl100k_base"))
+        return _json({"records": [self.record(c) for c in result.chunks], "stats": stats.compute(result),
+                      "warnings": list(result.warnings)})
+
     # -- several files at once (as `python -m chunkwise FILE1 FILE2 ...`) --------
     def set_files(self, names_json: str, contents) -> str:
         """Several files (their names as JSON, their bytes: bytes or JS Uint8Arrays)
