@@ -6,21 +6,25 @@ import pathlib
 import pytest
 
 from chunkwise.tokenizers import get_tokenizer
+from chunkwise.whitespace import CHARS, is_blank, is_space
+
+_WHITESPACE = "".join(sorted(CHARS))
 
 CORPUS = pathlib.Path(__file__).parent / "corpus"
 
 
 def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overlap: int = 0) -> None:
-    """Exact slices, exact counts within budget, lossless and ordered, sane overlap."""
+    """Exact slices, exact counts within budget, lossless and ordered, sane overlap.
+    Whitespace is the tokenizer's (chunkwise.whitespace): U+001C..U+001F are not."""
     tokenizer = get_tokenizer(encoding)
     covered_until = 0  # every non-whitespace character before this is in some chunk
     previous = None
     for i, c in enumerate(chunks):
         assert c.index == i
         assert c.text == source[c.start : c.end], f"chunk {i} is not an exact slice"
-        assert c.text and not c.text[-1].isspace(), f"chunk {i} is not trimmed"
+        assert c.text and not is_space(c.text[-1]), f"chunk {i} is not trimmed"
         # a chunk starts at its first non-blank character, or (code) at the start of its line
-        lead = len(c.text) - len(c.text.lstrip())
+        lead = len(c.text) - len(c.text.lstrip(_WHITESPACE))
         assert lead == 0 or (
             c.text[:lead].strip(" \t\f\v") == "" and (c.start == 0 or source[c.start - 1] == "\n")
         ), f"chunk {i} starts with blank lines or inside a line's whitespace"
@@ -28,7 +32,7 @@ def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overl
         assert c.token_count <= max_tokens, f"chunk {i}: {c.token_count} tokens > {max_tokens}"
         assert "\ufffd" not in c.text or "\ufffd" in source
         gap = source[covered_until : c.start]
-        assert not gap.strip(), f"chunk {i} skips text {gap.strip()[:40]!r}"
+        assert is_blank(gap), f"chunk {i} skips text {gap[:40]!r}"
         if previous is not None:
             assert c.start > previous.start and c.end > previous.end, f"chunk {i} does not advance"
             repeated = max(0, previous.end - c.start)
@@ -41,7 +45,7 @@ def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overl
             assert c.overlap_tokens == 0
         covered_until = max(covered_until, c.end)
         previous = c
-    assert not source[covered_until:].strip(), "the end of the text is missing"
+    assert is_blank(source[covered_until:]), "the end of the text is missing"
     if chunks:
         assert chunks[-1].boundary == "end"
         assert all(c.boundary != "end" for c in chunks[:-1])

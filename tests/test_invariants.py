@@ -22,6 +22,8 @@ _pieces = st.sampled_from(
         "```\n# not a heading\n```\n", "- item\n", "1. step\n", "def f(x):\n    return x\n",
         "https://example.com/a.b?c=1 ", "👍🏽", "🏳️‍🌈", "👨‍👩‍👧", "🇩🇪", "e\u0301", "\u200d", "\x00",
         "\u00a0", "\u3000", "supercalifragilisticexpialidocious", "\ufeff", "<|endoftext|>",
+        # Information separators: Python's whitespace, the tokenizer's symbols.
+        "\x1c", "\x1d\x1e", "\x1f", "a\x1f", "\n\x1c\n",
     ]
 )
 documents = st.lists(_pieces | st.text(max_size=8), max_size=120).map("".join)

@@ -25,9 +25,9 @@ from bisect import bisect_right
 from unicodedata import category
 
 from .tokenizers import Tokenizer
+from .whitespace import CHARS as _SPACES
+from .whitespace import HORIZONTAL as _HSPACE
 
-# White_Space (what tiktoken's \s means) without \r and \n.
-_HSPACE = "\t\x0b\x0c \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 # p is separable when text[p-1] is not whitespace and text[p] is horizontal
 # whitespace, or text[p-1] is a letter or digit and text[p] is a line break or
 # punctuation (the pre-token of punctuation would absorb a following \r\n), or
@@ -40,7 +40,7 @@ _BLOCK = 1 << 16  # characters tokenized per step
 
 def _separable_match(text: str, m: re.Match) -> bool:
     ch = text[m.start()] if m.start() < len(text) else ""
-    if ch < "\x80" or ch.isspace():  # ASCII is never a mark nor unassigned
+    if ch < "\x80" or ch in _SPACES:  # ASCII is never a mark nor unassigned
         return True
     # Combining marks join the letter before them in o200k; unassigned code
     # points may be letters to a tokenizer with newer Unicode tables.

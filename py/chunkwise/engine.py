@@ -27,6 +27,7 @@ from .separators import Separators, next_space, skip_space, trim_end
 from .strategies import CODE, CODE_STRUCTURE, FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, WINDOWS, Strategy
 from .textio import replace_surrogates
 from .tokenizers import get_tokenizer
+from .whitespace import is_space
 
 END = -1  # the pseudo level of the document's end
 # Any single code point is at most 4 UTF-8 bytes, each a token of its own at worst.
@@ -421,7 +422,7 @@ class ChunkJob:
         """The first offset in [lo, end) that begins a word (follows whitespace)."""
         text = self.text
         i = lo
-        if i > 0 and not text[i - 1].isspace():
+        if i > 0 and not is_space(text[i - 1]):
             i = next_space(text, i, end)
             if i is None:
                 return None

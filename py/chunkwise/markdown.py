@@ -5,6 +5,8 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from .whitespace import is_blank, strip
+
 # Line-based patterns start with a literal "\n" so the regex engine can jump from
 # newline to newline (a "^" with re.M tries every offset: 5x slower on 1 MB).
 # The text is searched with a "\n" prepended, so offsets shift by one.
@@ -31,7 +33,7 @@ def _pair_fences(fences: list[re.Match], length: int) -> list[tuple[int, int]]:
         fence = m.group(1)
         if opening is None:
             opening = (m.start(), fence[0], len(fence))
-        elif fence[0] == opening[1] and len(fence) >= opening[2] and not m.group(2).strip():
+        elif fence[0] == opening[1] and len(fence) >= opening[2] and is_blank(m.group(2)):
             ranges.append((opening[0], m.end() - 1))
             opening = None
     if opening is not None:
@@ -62,7 +64,7 @@ def find_headings(text: str) -> list[Heading]:
     found = []
     for m in atx:
         if m and not _inside(m.start(), code, starts):
-            title = _CLOSING_HASHES.sub("", (m.group(2) or "").strip()).strip()
+            title = strip(_CLOSING_HASHES.sub("", strip(m.group(2) or "")))
             found.append(Heading(m.start(), m.end() - 1, len(m.group(1)), title))
     for m in underlines:
         heading = m and _setext(text, m.start(), m.end() - 1, m.group(1)[0])
@@ -76,13 +78,13 @@ def _setext(text: str, underline: int, end: int, char: str) -> Heading | None:
     """A one-line paragraph (after a blank line or at the start) over === or ---."""
     line_start = text.rfind("\n", 0, max(0, underline - 1)) + 1
     line = text[line_start : max(line_start, underline - 1)]
-    if not line.strip() or line.startswith("    ") or line.lstrip().startswith(_NOT_SETEXT_TEXT):
+    if is_blank(line) or line.startswith("    ") or strip(line).startswith(_NOT_SETEXT_TEXT):
         return None
     if line_start > 0:
         previous = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
-        if previous.strip():
+        if not is_blank(previous):
             return None  # the line continues a paragraph: not a one-line heading
-    return Heading(line_start, end, 1 if char == "=" else 2, line.strip())
+    return Heading(line_start, end, 1 if char == "=" else 2, strip(line))
 
 
 _NOT_SETEXT_TEXT = ("#", ">", "-", "*", "+", "|", "`", "~", "=")

@@ -11,6 +11,12 @@ from bisect import bisect_left, bisect_right
 
 from .markdown import Outline
 from .model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
+from .whitespace import CHARS as _SPACES
+from .whitespace import CLASS as _S
+from .whitespace import HORIZONTAL as _HS
+from .whitespace import NONSPACE as _NONSPACE
+from .whitespace import SPACE_RUN as _WHITESPACE
+from .whitespace import next_space, skip_space, trim_end  # noqa: F401  (the engine's imports)
 
 _CLOSERS = "\"'”’»›)\\]}"
 _CJK_CLOSERS = "」』”’）】》〉\"'"
@@ -19,20 +25,20 @@ _CJK_CLOSERS = "」』”’）】》〉\"'"
 # character, against 50-70 for an alternation of classes). The alternatives then
 # look back at that first character.
 #
+# Whitespace is the tokenizer's (whitespace.py), never re's \s or str.isspace().
+#
 # Sentence ends: . ! ? … (and Arabic, Devanagari) before whitespace, closing quotes
 # and brackets included; the full-width terminators need no space after them.
 _SENTENCE = re.compile(
-    rf"[.!?…‽؟।॥۔。！？｡](?:(?<=[.!?…‽])[.!?…‽]*[{_CLOSERS}]*(?=\s)"
-    rf"|(?<=[؟।॥۔])[؟।॥۔]*[{_CLOSERS}]*(?=\s)|(?<=[。！？｡])[。！？｡]*[{_CJK_CLOSERS}]*)"
+    rf"[.!?…‽؟।॥۔。！？｡](?:(?<=[.!?…‽])[.!?…‽]*[{_CLOSERS}]*(?=[{_S}])"
+    rf"|(?<=[؟।॥۔])[؟।॥۔]*[{_CLOSERS}]*(?=[{_S}])|(?<=[。！？｡])[。！？｡]*[{_CJK_CLOSERS}]*)"
 )
 # Phrase breaks: , ; : before whitespace, spaced dashes, unspaced em/en dashes
 # between words, and the full-width comma, enumeration comma, semicolon, colon.
 _PHRASE = re.compile(
-    r"[,;:—–\-，、；：](?:(?<=[,;:])(?=\s)|(?<=\S[ \t][—–-])[—–-]?(?=[ \t])|(?<=\w[—–])(?=\w)|(?<=[，、；：]))"
+    rf"[,;:—–\-，、；：](?:(?<=[,;:])(?=[{_S}])|(?<=[^{_S}][ \t][—–-])[—–-]?(?=[ \t])|(?<=\w[—–])(?=\w)|(?<=[，、；：]))"
 )
-_PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
-_WHITESPACE = re.compile(r"\s+")
-_NONSPACE = re.compile(r"\S")
+_PARAGRAPH = re.compile(rf"\n[{_HS}\r]*\n")
 _DOTTED = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")  # e.g  i.e  U.S  a.m  z.B
 
 # Common abbreviations that end in a period but rarely end a sentence.
@@ -46,7 +52,7 @@ _WINDOWS = (256, 2048)  # search a short window first: cuts are usually close
 
 def _word_before(text: str, i: int) -> str:
     j = i
-    while j > 0 and not text[j - 1].isspace():
+    while j > 0 and text[j - 1] not in _SPACES:
         j -= 1
     return text[j:i].lstrip("([{\"'“‘«")
 
@@ -199,22 +205,3 @@ class Separators:
             if start >= lo and (check is None or check(text, m)):
                 return start
         return None
-
-
-def skip_space(text: str, i: int) -> int:
-    """The first non-whitespace offset at or after i (len(text) if none)."""
-    m = _NONSPACE.search(text, i)
-    return m.start() if m else len(text)
-
-
-def next_space(text: str, i: int, end: int) -> int | None:
-    """The first whitespace offset in [i, end), or None."""
-    m = _WHITESPACE.search(text, i, end)
-    return m.start() if m else None
-
-
-def trim_end(text: str, lo: int, i: int) -> int:
-    """i moved back over whitespace, but not below lo."""
-    while i > lo and text[i - 1].isspace():
-        i -= 1
-    return i

