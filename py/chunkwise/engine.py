@@ -367,9 +367,7 @@ class ChunkJob:
 
     def heading_cut(self, w: Window) -> Candidate | None:
         """The first cut before a heading after some body text of this chunk."""
-        body = w.a
-        while (heading := self.outline.heading_at(body)) is not None:
-            body = skip_space(self.text, heading.end)
+        body = self.outline.body_after(w.a)
         for cut in self.seps.cuts(HEADING, max(w.floor + 1, body + 1), w.hi):
             if trim_end(self.text, w.a, cut) > w.floor:
                 return Candidate(cut, HEADING)

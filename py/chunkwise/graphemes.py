@@ -4,6 +4,8 @@ skin tones, variation selectors, flags (regional indicator pairs), tag
 sequences, Hangul syllables and CR LF."""
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from unicodedata import category
 
 _ZWJ = "\u200d"
@@ -24,6 +26,23 @@ def _extends(ch: str) -> bool:
 
 def _regional(ch: str) -> bool:
     return 0x1F1E6 <= ord(ch) <= 0x1F1FF
+
+
+_REGIONAL_RUN = re.compile("[\U0001F1E6-\U0001F1FF]{2,}")
+# The runs of regional indicators of the last text asked about: (text, starts, ends).
+_runs: tuple = ("", [], [])
+
+
+def _regional_run_start(text: str, j: int) -> int:
+    """Where the run of regional indicators holding text[j] starts. The runs of a
+    text are found once (one regex pass), so a flag run of any length costs a
+    lookup per call, not a walk back over the run."""
+    global _runs
+    if _runs[0] is not text:
+        matches = list(_REGIONAL_RUN.finditer(text))
+        _runs = (text, [m.start() for m in matches], [m.end() for m in matches])
+    k = bisect_right(_runs[1], j) - 1
+    return _runs[1][k]
 
 
 def _hangul(ch: str) -> str:
@@ -49,12 +68,7 @@ def is_boundary(text: str, i: int) -> bool:
     if _extends(after) or before == _ZWJ:
         return False
     if _regional(before) and _regional(after):
-        run = 0
-        j = i - 1
-        while j >= 0 and _regional(text[j]):
-            run += 1
-            j -= 1
-        return run % 2 == 0  # flags pair up left to right
+        return (i - _regional_run_start(text, i - 1)) % 2 == 0  # flags pair up left to right
     hb, ha = _hangul(before), _hangul(after)
     if hb and ha:
         if hb == "L" and ha in ("L", "V", "LV", "LVT"):

@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 
-from .whitespace import is_blank, strip
+from .whitespace import is_blank, skip_space, strip
 
 # Line-based patterns start with a literal "\n" so the regex engine can jump from
 # newline to newline (a "^" with re.M tries every offset: 5x slower on 1 MB).
@@ -94,6 +95,7 @@ class Outline:
     """The headings of a document and the heading path in effect at any offset."""
 
     def __init__(self, text: str):
+        self.text = text
         self.headings = find_headings(text)
         self.starts = [h.start for h in self.headings]
         self._paths = []
@@ -112,3 +114,23 @@ class Outline:
         """The heading whose line starts exactly at pos, if any."""
         i = bisect_right(self.starts, pos) - 1
         return self.headings[i] if i >= 0 and self.starts[i] == pos else None
+
+    def body_after(self, pos: int) -> int:
+        """Where the body text of a chunk starting at pos begins: past the heading
+        that starts at pos and every heading right after it (nothing but whitespace
+        between). pos itself when no heading starts there. One lookup: the runs of
+        consecutive headings are measured once, from the last heading back."""
+        i = bisect_right(self.starts, pos) - 1
+        if i < 0 or self.starts[i] != pos:
+            return pos
+        return self._bodies[i]
+
+    @cached_property
+    def _bodies(self) -> list[int]:
+        bodies = [0] * len(self.headings)
+        following = None  # the start of the heading after this one
+        for i in range(len(self.headings) - 1, -1, -1):
+            body = skip_space(self.text, self.headings[i].end)
+            bodies[i] = bodies[i + 1] if body == following else body
+            following = self.headings[i].start
+        return bodies

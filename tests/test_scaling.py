@@ -1,0 +1,70 @@
+"""Linear time on adversarial shapes, checked without a clock: the number of
+Python function calls a run makes is deterministic, and it grows about 4x when
+the text grows 4x if the work is linear (16x if quadratic). Timings of the same
+shapes at 1, 4 and 16 MB are in `./dev bench --adversarial`."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+import chunkwise
+from chunkwise import graphemes
+from conftest import assert_invariants
+
+
+def python_calls(fn) -> int:
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def growth(make, run, small: int) -> float:
+    """Calls for a 4x larger text over calls for the small one (after a warm-up run)."""
+    run(make(small))  # build tokenizers and caches first
+    a = python_calls(lambda: run(make(small)))
+    b = python_calls(lambda: run(make(4 * small)))
+    return b / a
+
+
+FLAGS = "🇩🇪🇫🇷🇯🇵🇧🇷"
+
+
+def flag_run(n: int) -> str:
+    return (FLAGS * (n // len(FLAGS) + 1))[:n]
+
+
+def heading_lines(n: int) -> str:
+    return ("# Heading line\n" * (n // 15 + 1))[:n]
+
+
+@pytest.mark.parametrize("strategy", ["tokens", "smart"])
+def test_flag_runs_are_linear(backend, strategy):
+    assert growth(flag_run, lambda t: chunkwise.chunk(t, max_tokens=64, overlap=8, strategy=strategy), 6000) < 5
+
+
+def test_is_boundary_in_a_flag_run_does_not_walk_the_run():
+    text = flag_run(200_000)
+    run = lambda: [graphemes.is_boundary(text, i) for i in range(199_000, 199_100)]  # noqa: E731
+    assert python_calls(run) < 1000  # was a walk back over the whole run at every call
+    assert [graphemes.is_boundary(text, i) for i in range(10)] == [True, False] * 5
+    assert graphemes.is_boundary("x" + text, 1) and not graphemes.is_boundary("x" + text, 2)
+
+
+@pytest.mark.parametrize("strategy", ["markdown", "smart"])
+def test_heading_only_text_is_linear(backend, strategy):
+    run = lambda t: chunkwise.chunk(t, max_tokens=64, overlap=8, strategy=strategy)  # noqa: E731
+    assert growth(heading_lines, run, 6000) < 5
+    text = heading_lines(3000)
+    result = chunkwise.chunk_document(text, max_tokens=64, overlap=8, strategy=strategy)
+    assert_invariants(text, result.chunks, 64, "cl100k_base", 8)
