@@ -24,6 +24,10 @@ _pieces = st.sampled_from(
         "\u00a0", "\u3000", "supercalifragilisticexpialidocious", "\ufeff", "<|endoftext|>",
         # Information separators: Python's whitespace, the tokenizer's symbols.
         "\x1c", "\x1d\x1e", "\x1f", "a\x1f", "\n\x1c\n",
+        # Code points CPython 3.11 calls unassigned and tiktoken (Unicode 16) assigns.
+        "\U0001D2C1", " \U0001D2C2\U0001D2C3", "\u1c89\u1c8a", "a\U00011F00b",
+        # Flag runs, heading-only text, giant pre-tokens (over 256 bytes: bpe.merge).
+        "🇩🇪🇫🇷🇯🇵🇧🇷" * 6, "# Heading line\n" * 8, "x" * 700, "中文" * 150, "\n" * 300, "!" * 300,
     ]
 )
 documents = st.lists(_pieces | st.text(max_size=8), max_size=120).map("".join)
@@ -31,9 +35,9 @@ documents = st.lists(_pieces | st.text(max_size=8), max_size=120).map("".join)
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("encoding", ENCODINGS + ("chars",))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=documents, max_tokens=st.integers(1, 120), overlap=st.integers(0, 150))
-def test_invariants_on_generated_documents(strategy, encoding, text, max_tokens, overlap):
+def test_invariants_on_generated_documents(backend, strategy, encoding, text, max_tokens, overlap):
     with pytest.warns(ChunkwiseWarning) if overlap > max(max_tokens, 4) // 2 else _no_check():
         chunks = chunkwise.chunk(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
     result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)

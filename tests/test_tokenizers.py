@@ -29,6 +29,11 @@ SAMPLES = [
     # Pre-tokens longer than 256 bytes take chunkwise's O(n log n) merge.
     "GATTACA" * 3000,
     "supercalifragilistic" * 40 + " " + "Привет" * 300 + " " + "日本語" * 500,
+    # Newly assigned code points (Unicode 15-16), information separators, flag runs,
+    # combining and ZWJ runs, whitespace runs: giant pre-tokens of every class.
+    "n \U0001D2C1 \U0001D2C2 \U0001D2C3 \U0001D2C4 \u1c89x \U00011F00's \U0001CC00",
+    "a\x1cb\x1dc \x1e \x1f\n\x1f's",
+    "🇩🇪🇫🇷🇯🇵" * 200, "e" + "\u0301" * 600, "👨‍👩‍👧‍👦" * 100, "\n" * 3000, " \n" * 900 + "x",
 ]
 
 
