@@ -75,10 +75,10 @@ describe("page round 2: defects a new user hit", () => {
     const violations = (await axeViolations(page)).filter((v) => v.startsWith("scrollable-region-focusable"));
     assert.deepEqual(violations, []);
     // From the tab, Tab enters the list; a few more leave it for good.
-    await page.focus("[data-testid=tab-cards]");
-    await page.keyboard.press("Tab");
     const inList = () => page.evaluate(() => !!document.activeElement.closest("[data-testid=chunk-cards]"));
-    assert.ok(await inList(), "Tab from the tab goes into the list");
+    await page.focus("[data-testid=card-filter]"); // the list's filter, right before it
+    await page.keyboard.press("Tab");
+    assert.ok(await inList(), "Tab from the filter goes into the list");
     assert.equal(await page.evaluate(() => document.activeElement.dataset.index), "0");
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("ArrowDown");
