@@ -151,3 +151,12 @@ def test_detect_pasted_code_and_leave_prose_alone():
     prose = "Import duties: the class of goods.\nFrom here on, we def- ine terms.\n" * 20
     assert detect(prose)[0] is None
     assert detect("# Title\n\nSome text.\n\n```python\ndef f():\n    pass\n```\n")[0] is None
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@pytest.mark.parametrize("text", ['"\\', "'\\", "`\\", '"""\\', "'''\\", '@"\\', 'r#"\\', 'x = "a\\'])
+def test_a_string_that_ends_the_text_with_a_backslash(language, text):
+    # Hypothesis found this: the escape pattern wanted a character after the backslash.
+    structure = scan(text, language)
+    assert structure.nls == []
+    assert all(d.end <= len(text) for d in structure.definitions)

@@ -114,17 +114,18 @@ def scan(text: str, language: str) -> CodeStructure:
 
 # -- the scanner ----------------------------------------------------------------
 def _string_patterns():
-    """The rest of a string after its opener, for each simple string kind."""
+    """The rest of a string after its opener, for each simple string kind.
+    An escape may be a lone backslash at the very end of the text."""
     esc = lambda q, ml: re.compile(  # noqa: E731
-        rf"[^{q}\\\n]*+(?:\\[\s\S][^{q}\\\n]*+)*+(?:{q}|(?=\n)|\Z)" if not ml else rf"[^{q}\\]*+(?:\\[\s\S][^{q}\\]*+)*+(?:{q}|\Z)"
+        rf"[^{q}\\\n]*+(?:\\(?:[\s\S]|\Z)[^{q}\\\n]*+)*+(?:{q}|(?=\n)|\Z)" if not ml else rf"[^{q}\\]*+(?:\\(?:[\s\S]|\Z)[^{q}\\]*+)*+(?:{q}|\Z)"
     )
     return {
         '"': esc('"', False),
         "'": esc("'", False),
         '"ml': esc('"', True),
         "'ml": esc("'", True),
-        '"""': re.compile(r'(?:[^"\\]++|\\[\s\S]|"(?!""))*+(?:"""|\Z)'),
-        "'''": re.compile(r"(?:[^'\\]++|\\[\s\S]|'(?!''))*+(?:'''|\Z)"),
+        '"""': re.compile(r'(?:[^"\\]++|\\(?:[\s\S]|\Z)|"(?!""))*+(?:"""|\Z)'),
+        "'''": re.compile(r"(?:[^'\\]++|\\(?:[\s\S]|\Z)|'(?!''))*+(?:'''|\Z)"),
         "`raw": re.compile(r"[^`]*+(?:`|\Z)"),
         "verbatim": re.compile(r'(?:[^"]++|"")*+(?:"|\Z)'),
         "sqlquote": re.compile(r"(?:[^']++|'')*+(?:'|\Z)"),
@@ -133,7 +134,7 @@ def _string_patterns():
 
 _REST = _string_patterns()
 _CHAR = re.compile(r"'(?:[^'\\\n]|\\[^\n][^'\n]{0,9})'")
-_TEMPLATE = re.compile(r"[^`\\$]*+(?:(?:\\[\s\S]|\$(?!\{))[^`\\$]*+)*+(?:`|\$\{|\Z)")
+_TEMPLATE = re.compile(r"[^`\\$]*+(?:(?:\\(?:[\s\S]|\Z)|\$(?!\{))[^`\\$]*+)*+(?:`|\$\{|\Z)")
 _HEREDOC_SH = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\2")
 _HEREDOC_RUBY = re.compile(r"<<([~-]?)(['\"`]?)([A-Z_][\w]*)\2")
 _HEREDOC_PHP = re.compile(r"<<<[ \t]*(['\"]?)([A-Za-z_]\w*)\1")
