@@ -177,7 +177,9 @@ describe("chunking a pasted document", () => {
     await paste(page, doc); // downloads are enabled only with a result
     await page.focus("[data-testid=source-text]");
     const reached = [];
-    for (let i = 0; i < 30; i++) {
+    // Enough presses to pass every control once (navigation, flags and copy buttons
+    // came in with the page's round 2; 30 stopped one short of Clear).
+    for (let i = 0; i < 45; i++) {
       await page.keyboard.press("Tab");
       const info = await page.evaluate(() => {
         const el = document.activeElement;
