@@ -11,7 +11,6 @@ tokenizer pass. tests/test_code_corpus.py checks the same numbers at 128/256/512
 from __future__ import annotations
 
 import pathlib
-import time
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
@@ -20,6 +19,8 @@ from chunkwise.engine import Document, chunk_document
 from chunkwise.languages import from_filename
 from chunkwise.separators import trim_end
 from chunkwise.tokenizers import get_tokenizer
+
+from timing import best_of
 
 CORPUS = pathlib.Path(__file__).resolve().parent.parent / "tests" / "code-corpus"
 
@@ -73,15 +74,6 @@ def cut_report(doc: Document, chunks) -> dict:
         "line_cuts_in_strings_or_comments": in_string,
         "missed_line_cuts": missed,
     }
-
-
-def best_of(fn, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def mix(chunks) -> str:

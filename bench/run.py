@@ -21,6 +21,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import codebench  # noqa: E402
+from timing import best_of  # noqa: E402
 import corpus  # noqa: E402
 
 from chunkwise import stats, tokenizers  # noqa: E402
@@ -29,15 +30,6 @@ from chunkwise.tokenizers import get_tokenizer  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench-results"
-
-
-def best_of(fn, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def chunk_vs_encode(text: str, backend: str, runs: int) -> dict:

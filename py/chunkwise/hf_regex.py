@@ -16,7 +16,7 @@ import re
 from unicodedata import category
 
 from . import hf_unicode
-from .hf_text import WHITE_SPACE, RangeSet
+from .hf_text import WHITE_SPACE, CodeTable, RangeSet
 
 # Oniguruma's classes in the `tokenizers` build (its Unicode version, not Python's).
 _ONIG = {
@@ -278,7 +278,7 @@ class CompiledPattern:
                 return code_of[("lit", ch)]
             return code_of[("bits", tuple(f(ch) for f in fns))]
 
-        self._table = _CodeTable(classify)
+        self._table = CodeTable(classify)
         self.regex = re.compile(self._emit(tree))
 
     def _class(self, matcher) -> str:
@@ -307,16 +307,6 @@ class CompiledPattern:
     def spans(self, text: str) -> list[tuple[int, int]]:
         codes = text.translate(self._table)
         return [m.span() for m in self.regex.finditer(codes)]
-
-
-class _CodeTable(dict):
-    def __init__(self, classify):
-        super().__init__()
-        self._classify = classify
-
-    def __missing__(self, code: int) -> str:
-        value = self[code] = self._classify(chr(code))
-        return value
 
 
 _cache: dict[str, CompiledPattern] = {}
