@@ -235,7 +235,7 @@ def main() -> int:
     report = f"# chunkwise benchmark ({time.strftime('%Y-%m-%d %H:%M')})\n\n" + "\n\n".join(sections) + "\n"
     print(report)
     RESULTS.mkdir(exist_ok=True)
-    stem = "bench" if args.section == "all" else f"bench-{args.section}"
+    stem = "bench" if not args.only else "bench-" + "-".join(args.only)
     (RESULTS / f"{stem}.md").write_text(report, encoding="utf-8")
     (RESULTS / f"{stem}.json").write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
     print(f"written to {RESULTS / (stem + '.md')} and {stem}.json")
