@@ -79,3 +79,13 @@ def test_a_long_string_is_cut_at_a_line_end_outside_it_first():
     chunks = chunkwise.chunk(text, max_tokens=60, overlap=0, language="python")
     assert chunks[0].text == "x = 1\ny = 2"  # before the string, not 60 tokens into it
     assert chunks[0].boundary == "statement"
+
+
+@pytest.mark.parametrize("text", ["- item\n\xa0the the ", "a = 1\n\u3000b = 2\n", "x = 1\n\x1f\x1f y = 2\n"])
+def test_a_chunk_keeps_only_real_indentation(text):
+    """Only spaces and tabs (and form feeds) are indentation: a line that starts
+    with another blank (no-break space, ideographic space) is entered at its first
+    word, and U+001C..U+001F (which the tokenizer counts) are never skipped."""
+    for budget in (4, 6, 8):
+        chunks = chunkwise.chunk(text, max_tokens=budget, overlap=2, strategy="code")
+        assert_invariants(text, chunks, max(budget, 4), "cl100k_base", 2)

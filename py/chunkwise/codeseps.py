@@ -18,8 +18,10 @@ from bisect import bisect_left, bisect_right
 from .codescan import CODE, CodeStructure
 from .model import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, STATEMENT
 from .separators import Separators
+from .whitespace import skip_space
 
 _INDENT = re.compile(r"[ \t]*")
+_INDENTATION = re.compile(r"[ \t\f\v]*")  # what a chunk start may keep of its line
 _CODE_LEVELS = (DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE)
 
 
@@ -136,12 +138,10 @@ class CodeSeparators(Separators):
         """Where the chunk after a cut starts: the start of its first non-blank
         line (indentation kept); after a cut inside a line, its next word."""
         text = self.text
-        first = _NONSPACE.search(text, cut)
-        if first is None:
-            return len(text)
-        p = first.start()
+        p = skip_space(text, cut)
+        if p == len(text):
+            return p
         line = text.rfind("\n", 0, p) + 1
-        return line if line >= cut else p
-
-
-_NONSPACE = re.compile(r"\S")
+        # keep the indentation, but only real indentation: a line entered through
+        # a no-break or ideographic space starts at its first word
+        return line if line >= cut and _INDENTATION.fullmatch(text, line, p) else p
