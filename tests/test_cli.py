@@ -159,3 +159,115 @@ def test_stats_numbers():
     assert sum(b["count"] for b in numbers["histogram"]) == len(counts)
     assert numbers["histogram"][-1]["hi"] == 256
     assert sum(numbers["boundaries"].values()) == len(counts)
+
+
+# -- issue 9: no traceback, whatever the command line or the files -----------------
+
+
+def _one_clear_line(out, status: int = 2) -> str:
+    err = out.stderr.decode("utf-8", "replace")
+    assert out.returncode == status, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_output_into_a_missing_directory_or_a_directory(tmp_path):
+    src = tmp_path / "a.txt"
+    src.write_text("Some text.", encoding="utf-8")
+    assert "no such directory" in _one_clear_line(run(src, "-o", tmp_path / "missing" / "out.jsonl"))
+    assert "is a directory" in _one_clear_line(run(src, "-o", tmp_path))
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_huge_budget_is_a_budget():
+    text = b"One sentence. Two sentences. " * 20
+    for digits in (400, 5000):  # 5000 digits: more than Python's int() converts
+        out = run("--max-tokens", "9" * digits, "--overlap", "9" * digits, stdin=text)
+        assert out.returncode == 0, out.stderr
+        assert "Traceback" not in out.stderr.decode()
+        assert len(out.stdout.splitlines()) == 1
+    assert "expected a whole number" in _one_clear_line(run("--max-tokens", "9" * 5000 + "x", stdin=text))
+
+
+def test_a_file_name_that_is_not_utf8(tmp_path):
+    import os
+
+    folder = os.fsencode(tmp_path)
+    bad = os.path.join(folder, b"caf\xe9.txt")
+    with open(bad, "wb") as f:
+        f.write("Café au lait.".encode("utf-8"))
+    good = tmp_path / "b.txt"
+    good.write_text("Tea.", encoding="utf-8")
+    out = subprocess.run([os.fsencode(sys.executable), b"-m", b"chunkwise", bad, os.fsencode(good)], capture_output=True)
+    line = _one_clear_line(out, status=0)
+    assert "not valid UTF-8" in line and "caf\ufffd.txt" in line
+    records = [json.loads(r) for r in out.stdout.splitlines()]
+    assert [(r["source"], r["text"]) for r in records] == [("caf\ufffd.txt", "Café au lait."), ("b.txt", "Tea.")]
+
+
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path):
+    src = tmp_path / "big.txt"
+    src.write_text("A sentence that repeats. " * 8000, encoding="utf-8")
+    script = f'"{sys.executable}" -m chunkwise --max-tokens 16 --overlap 0 "{src}" | true; echo "status=${{PIPESTATUS[0]}}" >&2'
+    out = subprocess.run(["bash", "-c", script], capture_output=True)
+    assert out.stderr.decode().strip() == "status=0"
+
+
+def test_special_files_are_read(tmp_path):
+    import os
+    import threading
+
+    text = b"Read from a pipe. Every byte."
+    expected = json.loads(run(stdin=text).stdout)["text"]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(text), daemon=True)
+    writer.start()
+    out = run(fifo)
+    if writer.is_alive():  # the CLI never opened the FIFO: open it here so the writer ends
+        fifo.read_bytes()
+    writer.join()
+    assert out.returncode == 0 and json.loads(out.stdout)["text"] == expected, out.stderr
+    for args in (["-"], ["/dev/stdin"]):
+        out = run(*args, stdin=text)
+        assert out.returncode == 0 and json.loads(out.stdout)["text"] == expected, out.stderr
+    script = f'"{sys.executable}" -m chunkwise <(printf %s "{text.decode()}")'
+    out = subprocess.run(["bash", "-c", script], capture_output=True)
+    assert out.returncode == 0 and json.loads(out.stdout)["text"] == expected, out.stderr
+    assert "is a directory" in _one_clear_line(run(tmp_path))
+
+
+def _decoded(data: bytes):
+    from chunkwise.textio import decode_bytes
+
+    text, info = decode_bytes(data)
+    return text, info["message"] or ""
+
+
+def test_decoding_notes_are_true(tmp_path):
+    """The CLI and the page decode files with the same function."""
+    import codecs
+
+    text = "A replacement character \ufffd is text too. Ünïcödé 🙂."
+    got, note = _decoded(codecs.BOM_UTF16_LE + text.encode("utf-16-le"))
+    assert got == text and "invalid" not in note and "UTF-16" in note
+    got, note = _decoded(codecs.BOM_UTF8 + text.encode("utf-8"))
+    assert got == text and note == ""
+    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be")):
+        got, note = _decoded(bom + text.encode(codec))
+        assert got == text and "UTF-32" in note and "invalid" not in note
+    plain = "Plain English text, no byte order mark.\nSecond line."
+    for codec, order in (("utf-16-le", "little"), ("utf-16-be", "big")):
+        got, note = _decoded(plain.encode(codec))
+        assert got == plain and "no byte order mark" in note and order in note and "binary" not in note
+    got, note = _decoded(b"bad \xff byte and a real \xef\xbf\xbd")
+    assert got == "bad \ufffd byte and a real \ufffd" and "1 invalid byte sequence was" in note
+    got, note = _decoded(b"nul\x00 inside")
+    assert got == "nul\x00 inside" and "binary" in note
+    f = tmp_path / "utf16.txt"
+    f.write_bytes(plain.encode("utf-16-le"))
+    out = run(f, "--max-tokens", 4096)
+    assert json.loads(out.stdout)["text"] == plain
+    assert "little-endian" in _one_clear_line(out, status=0)

@@ -41,3 +41,31 @@ def test_information_separators_are_never_dropped(backend, strategy, encoding):
             result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
             assert_invariants(text, result.chunks, result.settings.max_tokens, encoding, result.settings.overlap)
             assert result.chunks[-1].end == len(text)
+
+
+# -- settings: any integer type, any size -----------------------------------------
+
+
+def test_settings_accept_any_integer_type_but_bool():
+    import numpy
+
+    text = "One sentence. Another sentence. " * 30
+    expected = [c.to_dict() for c in chunkwise.chunk(text, max_tokens=20, overlap=4)]
+    for kind in (numpy.int64, numpy.int32, numpy.uint16):
+        chunks = chunkwise.chunk(text, max_tokens=kind(20), overlap=kind(4))
+        assert [c.to_dict() for c in chunks] == expected
+        assert all(type(c.token_count) is int for c in chunks)
+    for bad in (True, False, numpy.bool_(True), 20.0, "20"):
+        with pytest.raises(ValueError, match="whole number"):
+            chunkwise.chunk(text, max_tokens=bad)
+        with pytest.raises(ValueError, match="whole number"):
+            chunkwise.chunk(text, overlap=bad)
+
+
+def test_huge_settings_are_no_error():
+    text = "One sentence. Another sentence. " * 30
+    result = chunkwise.chunk_document(text, max_tokens=10**400, overlap=0)
+    assert [c.text for c in result.chunks] == [text.strip()]
+    result = chunkwise.chunk_document(text, max_tokens=10, overlap=10**400)
+    assert result.settings.overlap == 5 and result.warnings
+    assert_invariants(text, result.chunks, 10, "cl100k_base", 5)

@@ -4,12 +4,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 import textwrap
 
 from . import corpus, export, stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, describe
-from .engine import chunk_document
+from .engine import MAX_SETTING, chunk_document
 from .languages import LANGUAGES, choose, resolve
 from .model import ENCODINGS, STRATEGIES
 from .textio import check_encoding, decode_bytes
@@ -54,7 +55,11 @@ def _whole_number(minimum: int, wording: str):
         try:
             number = int(value)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+            digits = value.strip().removeprefix("+")
+            if not (digits.isascii() and digits.isdigit()):
+                shown = value if len(value) <= 40 else value[:20] + "..." + value[-10:]
+                raise argparse.ArgumentTypeError(f"expected a whole number, got {shown!r}") from None
+            number = MAX_SETTING  # more digits than int() converts: larger than any text anyway
         if number < minimum:
             raise argparse.ArgumentTypeError(f"must be {wording}, got {number}")
         return number
@@ -76,14 +81,20 @@ _positive = _whole_number(1, "at least 1")
 _non_negative = _whole_number(0, "0 or more")
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        """One line on stderr and status 2, for arguments and files alike."""
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m chunkwise",
         description="Split documents into token-budgeted chunks for retrieval (RAG), with exact token counts.",
         epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files (default: standard input)")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - is standard input (the default)")
     parser.add_argument("--max-tokens", type=_positive, default=DEFAULTS["max_tokens"], metavar="N",
                         help=f"budget per chunk, overlap included (default {DEFAULTS['max_tokens']})")
     parser.add_argument("--overlap", type=_non_negative, default=None, metavar="N",
@@ -110,14 +121,66 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _display_name(path: str) -> tuple[str, bool]:
+    """A file name as text: a name that is not valid UTF-8 (bytes the OS handed
+    over as surrogate escapes) gets U+FFFD for each bad byte. True when replaced."""
+    try:
+        path.encode("utf-8")
+        return path, False
+    except UnicodeEncodeError:
+        return os.fsencode(path).decode("utf-8", errors="replace"), True
+
+
+def _check_input(path: str) -> str | None:
+    """Why this input cannot be read, or None. FIFOs, /dev/stdin and <(cmd) are read."""
+    if path == "-":
+        return None
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as error:
+        return error.strerror or str(error)
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    return None
+
+
+def _check_output(path: str) -> str | None:
+    """Why the output cannot be written there, or None (checked before any work)."""
+    if os.path.isdir(path):
+        return "is a directory"
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        return f"no such directory {_display_name(folder)[0]!r}"
+    return None
+
+
 def _read(path: str | None, encoding: str | None = None) -> tuple[str, str | None]:
-    """The text of one input, and a note for stderr when bytes were replaced."""
-    data = sys.stdin.buffer.read() if path is None else open(path, "rb").read()
+    """The text of one input, and a note for stderr when something was assumed or replaced."""
+    if path is None or path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
     text, info = decode_bytes(data, encoding)
     return text, info["message"]
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (| head, | true): stop quietly, as Unix tools do.
+        # Point stdout at devnull so the interpreter's final flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if corpus.wanted(args):
@@ -132,17 +195,28 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:
             parser.error(f"--input-encoding: {error}")
     paths = args.files or [None]
+    names = {}
     for path in args.files:
-        if not os.path.isfile(path):
-            parser.error(f"cannot read {path!r}: no such file")
+        name, replaced = _display_name(path)
+        names[path] = name
+        problem = _check_input(path)
+        if problem:
+            parser.error(f"cannot read {name!r}: {problem}")
+        if replaced:
+            print(f"chunkwise: the file name {name!r} is not valid UTF-8; its records name it with U+FFFD"
+                  " for each invalid byte", file=sys.stderr)
+    if args.output:
+        problem = _check_output(args.output)
+        if problem:
+            parser.error(f"cannot write {_display_name(args.output)[0]!r}: {problem}")
     several = len(paths) > 1
     outputs = []
     for path in paths:
-        name = path or "<stdin>"
+        name = "<stdin>" if path in (None, "-") else names[path]
         try:
             text, note = _read(path, args.input_encoding)
         except OSError as error:
-            parser.error(f"cannot read {name!r}: {error.strerror}")
+            parser.error(f"cannot read {name!r}: {error.strerror or error}")
         if note:
             print(f"chunkwise: {name}: {note}", file=sys.stderr)
         language, why = choose(args.language, path, text)
@@ -156,12 +230,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"chunkwise: warning: {warning}", file=sys.stderr)
         if args.stats:
             print(json.dumps({"source": name, **stats.compute(result)}, ensure_ascii=False), file=sys.stderr)
-        outputs.append((result.chunks, os.path.basename(path) if several else None))
-    body = export.render_many(outputs, args.format, headers=args.headers)
+        outputs.append((result.chunks, os.path.basename(name) if several else None))
+    body = export.render_many(outputs, args.format, headers=args.headers).encode("utf-8")
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="") as f:
-            f.write(body)
+        try:
+            with open(args.output, "wb") as f:
+                f.write(body)
+        except OSError as error:
+            parser.error(f"cannot write {_display_name(args.output)[0]!r}: {error.strerror or error}")
     else:
-        sys.stdout.buffer.write(body.encode("utf-8"))
+        sys.stdout.buffer.write(body)
         sys.stdout.flush()
     return 0

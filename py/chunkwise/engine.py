@@ -12,7 +12,9 @@ start), and `floor` makes sure it still ends past this one.
 from __future__ import annotations
 
 import math
+import operator
 import time
+from fractions import Fraction
 from functools import cached_property
 from typing import Iterator, NamedTuple
 
@@ -34,11 +36,25 @@ END = -1  # the pseudo level of the document's end
 MIN_BPE_BUDGET = 4
 # The default overlap is this share of max_tokens, rounded down (64 for 512).
 OVERLAP_SHARE = 0.125
+# No text has this many tokens: a larger budget or overlap means the same.
+MAX_SETTING = 1 << 62
 
 
 def default_overlap(max_tokens: int) -> int:
-    """The overlap used when none is given: an eighth of the size, rounded down."""
-    return math.floor(max_tokens * OVERLAP_SHARE)
+    """The overlap used when none is given: an eighth of the size, rounded down
+    (exactly, for any size: no float)."""
+    share = Fraction(OVERLAP_SHARE)
+    return max_tokens * share.numerator // share.denominator
+
+
+def _whole(name: str, value) -> int:
+    """Any integer type (numpy's too) as an int; True and False are not numbers here."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise ValueError(f"{name} must be a whole number, not {value!r}")
 
 
 def settle(max_tokens, overlap, strategy: str, encoding: str) -> tuple[int, int, list[str]]:
@@ -48,11 +64,8 @@ def settle(max_tokens, overlap, strategy: str, encoding: str) -> tuple[int, int,
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    for name, value in (("max_tokens", max_tokens), ("overlap", overlap)):
-        if name == "overlap" and value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name} must be a whole number, not {value!r}")
+    max_tokens = _whole("max_tokens", max_tokens)
+    overlap = None if overlap is None else _whole("overlap", overlap)
     if max_tokens < 1:
         raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")
     if overlap is None:
@@ -60,7 +73,7 @@ def settle(max_tokens, overlap, strategy: str, encoding: str) -> tuple[int, int,
     if overlap < 0:
         raise ValueError(f"overlap must be 0 or more, not {overlap}")
     warnings = []
-    budget = max_tokens
+    budget, asked_overlap, overlap = min(max_tokens, MAX_SETTING), overlap, min(overlap, MAX_SETTING)
     if encoding != "chars" and budget < MIN_BPE_BUDGET:
         budget = MIN_BPE_BUDGET
         warnings.append(
@@ -72,7 +85,7 @@ def settle(max_tokens, overlap, strategy: str, encoding: str) -> tuple[int, int,
     limit = budget // 2
     if overlap > limit:
         warnings.append(
-            f"overlap {overlap} is more than half of the {budget}-token budget;"
+            f"overlap {asked_overlap} is more than half of the {budget}-token budget;"
             f" it was clamped to {limit} so every chunk still adds new text."
         )
         overlap = limit

@@ -7,40 +7,100 @@ import re
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BINARY_SAMPLE = 8192
 
+# Byte order marks, longest first: a UTF-32 LE BOM starts with the UTF-16 LE one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
+
+
+class _Replacements:
+    """A codec error handler that replaces like "replace" and counts what it replaced,
+    so U+FFFD already in the file is never reported as an invalid byte."""
+
+    count = 0
+
+    @classmethod
+    def handle(cls, error: UnicodeDecodeError):
+        cls.count += 1
+        return "\ufffd", error.end
+
+
+codecs.register_error("chunkwise-count", _Replacements.handle)
+
+
+def _decode(data: bytes, encoding: str) -> tuple[str, int]:
+    """The text and how many invalid byte sequences became U+FFFD."""
+    _Replacements.count = 0
+    text = data.decode(encoding, errors="chunkwise-count")
+    return text, _Replacements.count
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """utf-16-le or -be when the NUL bytes make it clear (text mostly below U+0100
+    has a NUL in every other byte), else None."""
+    sample = data[:_BINARY_SAMPLE]
+    pairs = len(sample) // 2
+    if pairs < 2 or len(data) % 2:
+        return None
+    even, odd = sample[0 : 2 * pairs : 2].count(0), sample[1 : 2 * pairs : 2].count(0)
+    if odd >= 0.4 * pairs and even <= 0.02 * pairs:
+        return "utf-16-le"
+    if even >= 0.4 * pairs and odd <= 0.02 * pairs:
+        return "utf-16-be"
+    return None
+
+
+def _detect(data: bytes) -> tuple[bytes, str, str, bool, bool]:
+    """How undeclared bytes are read: (the bytes without their BOM, codec, label
+    for the user, bom, guessed). UTF-8 unless a BOM or the NUL bytes say otherwise.
+    One definition for decode_bytes (the CLI's files and the page) and decode_strict
+    (corpus documents)."""
+    for mark, codec, label in _BOMS:
+        if data.startswith(mark):
+            return data[len(mark) :], codec, label, True, False
+    guess = _utf16_without_bom(data)
+    if guess is not None:
+        return data, guess, "UTF-16", False, True
+    return data, "utf-8", "UTF-8", False, False
+
 
 def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, dict]:
-    """Decode a file's bytes as UTF-8 (or UTF-16 with a BOM), replacing what is invalid.
+    """Decode a file's bytes: UTF-8, or UTF-16/UTF-32 with a BOM, or UTF-16 without
+    one when its NUL bytes make that clear; what is invalid becomes U+FFFD.
 
     `encoding` (a Python codec name such as "cp1251" or "latin-1") skips the
     detection and decodes with that codec; a leading BOM is dropped.
-    Returns the text and an info dict: replaced (U+FFFD inserted), bom, binary,
-    encoding (the codec used), and message (a sentence for the user, or None
-    when nothing needs saying).
+    Returns the text and an info dict: replaced (invalid sequences that became
+    U+FFFD), bom, binary, encoding (the codec used), and message (a sentence for
+    the user, or None when nothing needs saying).
     """
     if encoding is not None:
         return _decode_as(data, encoding)
-    bom = False
-    encoding = "utf-8"
-    if data.startswith(codecs.BOM_UTF8):
-        data, bom = data[len(codecs.BOM_UTF8) :], True
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        encoding, bom = "utf-16", True
-    text = data.decode(encoding, errors="replace")
-    # Count only the replacement characters the decoder inserted, not ones already in the file.
-    already = data.count("\ufffd".encode(encoding)) if encoding == "utf-8" else 0
-    replaced = text.count("\ufffd") - already
-    binary = b"\x00" in data[:_BINARY_SAMPLE] and encoding == "utf-8"
+    data, encoding, label, bom, guessed = _detect(data)
+    text, replaced = _decode(data, encoding)
+    binary = encoding == "utf-8" and b"\x00" in data[:_BINARY_SAMPLE]
     notes = []
     if binary:
         notes.append("This file looks binary (it contains NUL bytes); it was read as text anyway.")
     if replaced:
         notes.append(
-            f"{replaced} invalid byte sequence{'s were' if replaced != 1 else ' was'} not UTF-8"
+            f"{replaced} invalid byte sequence{'s were' if replaced != 1 else ' was'} not {label}"
             " and became U+FFFD (\ufffd)."
         )
-    if encoding == "utf-16":
-        notes.append("The file is UTF-16 (it starts with a byte order mark) and was decoded as such.")
-    return text, {"replaced": replaced, "bom": bom, "binary": binary, "encoding": encoding, "message": " ".join(notes) or None}
+    if guessed:
+        order = "little" if encoding.endswith("le") else "big"
+        notes.append(
+            f"The file has no byte order mark but its NUL bytes say UTF-16 ({order}-endian);"
+            " it was decoded as such."
+        )
+    elif bom and label != "UTF-8":
+        notes.append(f"The file is {label} (it starts with a byte order mark) and was decoded as such.")
+    info = {"replaced": replaced, "bom": bom, "binary": binary, "encoding": encoding}
+    return text, info | {"message": " ".join(notes) or None}
 
 
 def check_encoding(encoding: str) -> str:
@@ -57,9 +117,7 @@ def check_encoding(encoding: str) -> str:
 def _decode_as(data: bytes, encoding: str) -> tuple[str, dict]:
     """Decode with the codec the user chose, replacing what it cannot decode."""
     codec = check_encoding(encoding)
-    text = data.decode(codec, errors="replace")
-    # U+FFFD already in the file decodes as itself: count only the inserted ones.
-    replaced = text.count("\ufffd") - data.decode(codec, errors="ignore").count("\ufffd")
+    text, replaced = _decode(data, codec)
     bom = text.startswith("\ufeff")
     if bom:
         text = text[1:]
@@ -85,18 +143,14 @@ def replace_surrogates(text: str) -> tuple[str, int]:
 
 
 def decode_strict(data: bytes) -> str:
-    """Decode like decode_bytes (UTF-8, a BOM dropped, UTF-16 with a BOM), but refuse
-    instead of repairing: for corpus documents, where a U+FFFD in the index is worse
-    than an error row. Raises ValueError with a sentence for the user."""
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        encoding = "utf-16"
-    else:
-        encoding = "utf-8"
-        if data.startswith(codecs.BOM_UTF8):
-            data = data[len(codecs.BOM_UTF8) :]
-        if b"\x00" in data[:_BINARY_SAMPLE]:
-            raise ValueError("looks binary (it contains NUL bytes)")
+    """Decode like decode_bytes (the same detection: UTF-8, UTF-16/UTF-32 with a BOM,
+    UTF-16 when the NUL bytes say so), but refuse instead of repairing: for corpus
+    documents, where a U+FFFD in the index is worse than an error row. Raises
+    ValueError with a sentence for the user."""
+    data, encoding, label, _, _ = _detect(data)
+    if encoding == "utf-8" and b"\x00" in data[:_BINARY_SAMPLE]:
+        raise ValueError("looks binary (it contains NUL bytes)")
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as error:
-        raise ValueError(f"not valid {encoding.upper()} (byte offset {error.start}: {error.reason})") from None
+        raise ValueError(f"not valid {label} (byte offset {error.start}: {error.reason})") from None
