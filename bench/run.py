@@ -206,6 +206,15 @@ def corpus_section(runs: int, quick: bool) -> tuple[str, dict]:
     return scaleout.section(quick)
 
 
+ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0}
+
+
+def adversarial_section() -> tuple[str, dict]:
+    import adversarial
+
+    return adversarial.section(ADVERSARIAL["sizes"], ADVERSARIAL["timeout"])
+
+
 SECTIONS = {
     "cpython": cpython_section,
     "document_once": lambda runs, quick: document_once_section(runs),
@@ -213,7 +222,9 @@ SECTIONS = {
     "code": lambda runs, quick: codebench.section(runs=2 if quick else 3, table=table),
     "browser": lambda runs, quick: browser_section(),
     "corpus": corpus_section,
+    "adversarial": lambda runs, quick: adversarial_section(),
 }
+ON_REQUEST = {"adversarial"}  # minutes and GBs: only when asked for by name (or --adversarial)
 
 
 def main() -> int:
@@ -221,12 +232,19 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="smaller inputs, fewer runs")
     parser.add_argument("--no-browser", action="store_true", help="skip the browser measurements")
     parser.add_argument("only", nargs="*", metavar="SECTION", help=f"run only these sections ({', '.join(SECTIONS)})")
+    parser.add_argument("--adversarial", action="store_true",
+                        help="run only the adversarial-shapes section (1, 4, 16 MB; minutes, and GBs for the slow shapes)")
+    parser.add_argument("--sizes", default="1,4,16", help="with adversarial: sizes in MB (default 1,4,16)")
+    parser.add_argument("--timeout", type=float, default=600, help="with adversarial: seconds per run (default 600)")
     args = parser.parse_args()
     args.only = [name for name in args.only if name != "all"]  # "all" is the default
+    if args.adversarial:
+        args.only = ["adversarial"]
     unknown = [name for name in args.only if name not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
-    chosen = args.only or [name for name in SECTIONS if not (name == "browser" and args.no_browser)]
+    chosen = args.only or [name for name in SECTIONS if name not in ON_REQUEST and not (name == "browser" and args.no_browser)]
+    ADVERSARIAL.update(sizes=[float(s) for s in args.sizes.split(",")], timeout=args.timeout)
     runs = 2 if args.quick else 5
     sections, data = [], {}
     for name in chosen:

@@ -1,0 +1,145 @@
+"""The "adversarial shapes" section of the benchmark (issue 9): texts built to hit
+quadratic corners, at 1, 4 and 16 MB, each run in a fresh process so its peak
+memory (ru_maxrss) is its own.
+
+    .venv/bin/python bench/run.py --adversarial [--sizes 1,4,16] [--timeout 600]
+
+Per shape: the chunk call's time at each size and backend, the 16MB/4MB (last
+over second-to-last size) ratio beside the tokenizer's own ratio on the same
+text (one encode_ordinary pass), the worst seconds per MB, and peak RSS at the
+largest size. Targets (issue 9): ratio <= 4.6 and no worse than the tokenizer's,
+<= 10 s per MB, <= 300 MB at 16 MB with tiktoken and numpy.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+MB = 1_000_000
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def make(shape: str, n: int) -> str:
+    """n characters of one shape."""
+    def fill(unit: str) -> str:
+        return (unit * (n // len(unit) + 1))[:n]
+
+    if shape == "sentence per line":
+        return fill("This sentence stands alone on its line, as in a subtitle file.\n")
+    if shape == "heading lines":
+        return fill("# Heading line\n")
+    if shape == "no whitespace":
+        return fill("Lorem.ipsum,dolor;sit-amet/consectetur(adipiscing)elit:")
+    if shape == "blank-line run":
+        return "Start.\n" + fill("   \n")[: n - 11] + "\nEnd."
+    if shape == "all newlines":
+        return "\n" * n
+    if shape == "CJK, no punctuation":
+        return fill("中文日本語漢字東京大学研究所")
+    if shape == "one giant word":
+        return "x" * n
+    if shape == "flag run":
+        return fill("🇩🇪🇫🇷🇯🇵🇧🇷🇮🇳")
+    if shape == "combining marks":
+        return "e" + "\u0301" * (n - 1)
+    if shape == "ZWJ sequences":
+        return fill("👨\u200d👩\u200d👧\u200d👦")
+    raise ValueError(shape)
+
+
+# (shape, strategy)
+SHAPES = [
+    ("sentence per line", "smart"),
+    ("heading lines", "smart"),
+    ("heading lines", "markdown"),
+    ("no whitespace", "smart"),
+    ("blank-line run", "smart"),
+    ("all newlines", "smart"),
+    ("CJK, no punctuation", "smart"),
+    ("one giant word", "smart"),
+    ("flag run", "smart"),
+    ("combining marks", "smart"),
+    ("ZWJ sequences", "smart"),
+]
+
+
+def _child(shape: str, strategy: str, size: int, backend: str, what: str) -> dict:
+    """Runs in a fresh process: one measurement, printed as JSON."""
+    import resource
+    import time
+
+    # A shape that needs GBs must not take the machine down with it: it fails here.
+    resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+    os.environ["CHUNKWISE_BACKEND"] = backend
+    from chunkwise.engine import chunk_document
+    from chunkwise.tokenizers import get_tokenizer
+
+    text = make(shape, size)
+    tokenizer = get_tokenizer("cl100k_base", backend)
+    started = time.perf_counter()
+    if what == "encode":
+        tokenizer.encode(text)
+    else:
+        chunk_document(text, max_tokens=512, overlap=64, strategy=strategy)
+    seconds = time.perf_counter() - started
+    return {"s": seconds, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def measure(shape, strategy, size, backend, what, timeout) -> dict | None:
+    code = (f"import sys, json; sys.path.insert(0, {str(HERE)!r}); import adversarial; "
+            f"print(json.dumps(adversarial._child({shape!r}, {strategy!r}, {size}, {backend!r}, {what!r})))")
+    try:
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if proc.returncode != 0:
+        return {"error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"status {proc.returncode}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4) -> tuple[str, dict]:
+    """The table: every shape with tiktoken at every size, with the pure backend
+    up to `both_up_to` MB."""
+    from run import table  # noqa: PLC0415  (bench/run.py's table helper)
+
+    sizes = [int(s * MB) for s in sizes_mb]
+    header = ["shape", "strategy", "backend"] + [f"{s} MB s" for s in sizes_mb]
+    header += [f"{sizes_mb[-1]}/{sizes_mb[-2]} chunk", f"{sizes_mb[-1]}/{sizes_mb[-2]} encode", "max s/MB",
+               f"peak MB at {sizes_mb[-1]}"]
+    rows, data = [header], {}
+    for shape, strategy in SHAPES:
+        for backend in ("tiktoken", "pure"):
+            times, encodes, peak = {}, {}, None
+            for size in sizes:
+                if backend == "pure" and size > both_up_to * MB:
+                    continue
+                r = measure(shape, strategy, size, backend, "chunk", timeout)
+                times[size] = r
+                if r and "s" in r:
+                    peak = r["rss_mb"]
+                if size in sizes[-2:]:
+                    encodes[size] = measure(shape, strategy, size, backend, "encode", timeout)
+                if r is None or "s" not in r:
+                    break  # a larger size would only take longer
+            def cell(r):
+                if r is None:
+                    return f"> {timeout:.0f}"
+                return f"{r['s']:.2f}" if "s" in r else "error"
+            a, b = (times.get(s) for s in sizes[-2:])
+            ea, eb = (encodes.get(s) for s in sizes[-2:])
+            ok = lambda r: r is not None and "s" in r  # noqa: E731
+            ratio = f"{b['s'] / a['s']:.2f}x" if ok(a) and ok(b) else ""
+            eratio = f"{eb['s'] / ea['s']:.2f}x" if ok(ea) and ok(eb) else ""
+            per_mb = max((r["s"] / (s / MB) for s, r in times.items() if ok(r)), default=None)
+            largest = times.get(sizes[-1])
+            rows.append([shape, strategy, backend] + [cell(times[s]) if s in times else "" for s in sizes]
+                        + [ratio, eratio, f"{per_mb:.2f}" if per_mb is not None else "",
+                           f"{largest['rss_mb']:.0f}" if ok(largest) else (f"{peak:.0f} (at a smaller size)" if peak else "")])
+            data[f"{shape}/{strategy}/{backend}"] = {"chunk": {s: times[s] for s in times}, "encode": encodes}
+    title = (f"### Adversarial shapes (cl100k_base, 512/64; each run in a fresh process; timeout {timeout:.0f} s)\n\n"
+             "Targets: last/previous size ratio <= 4.6 and no worse than the tokenizer's own (encode column); "
+             "<= 10 s per MB; peak <= 300 MB at 16 MB with tiktoken and numpy.")
+    return title + "\n\n" + table(rows), data
