@@ -225,7 +225,7 @@ def test_special_files_are_read(tmp_path):
     os.mkfifo(fifo)
     writer = threading.Thread(target=lambda: fifo.write_bytes(text), daemon=True)
     writer.start()
-    out = run(fifo)
+    out = subprocess.run([sys.executable, "-m", "chunkwise", str(fifo)], capture_output=True, timeout=300)
     if writer.is_alive():  # the CLI never opened the FIFO: open it here so the writer ends
         fifo.read_bytes()
     writer.join()
