@@ -93,6 +93,26 @@ def test_open_file_with_a_chosen_codec_equals_the_cli_input_encoding(tmp_path):
     assert session.export("jsonl", False) == subprocess.run(args, capture_output=True, check=True).stdout
 
 
+@pytest.mark.parametrize("name,data", [
+    ("utf32.txt", b"\xff\xfe\x00\x00" + "UTF-32 text. Ünïcödé 🙂 and \ufffd too.\n".encode("utf-32-le")),
+    ("utf16be.txt", "UTF-16 without a byte order mark.\nSecond line, äöü.\n".encode("utf-16-be")),
+    ("bad.txt", b"An invalid \xff byte and a real \xef\xbf\xbd one."),
+])
+def test_open_file_decodes_as_the_cli_does(tmp_path, name, data):
+    """The page opens a file through the bridge with the CLI's decoding (UTF-32
+    BOMs, UTF-16 without a BOM, replacements counted), so their downloads agree."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    session = bridge.Session()
+    opened = json.loads(session.open_file(data))
+    args = [sys.executable, "-m", "chunkwise", str(path), "--max-tokens", "8", "--overlap", "1"]
+    cli = subprocess.run(args, capture_output=True, check=True)
+    assert opened["info"]["message"] and f": {opened['info']['message']}" in cli.stderr.decode()
+    assert not opened["info"]["binary"] and opened["info"]["replaced"] == (name == "bad.txt")
+    run(session, max_tokens=8, overlap=1, strategy="smart", encoding="cl100k_base")
+    assert session.export("jsonl", False) == cli.stdout
+
+
 def test_export_before_a_run_finishes_says_so():
     session = bridge.Session()
     session.set_text("Some text. " * 500)

@@ -271,3 +271,36 @@ def test_decoding_notes_are_true(tmp_path):
     out = run(f, "--max-tokens", 4096)
     assert json.loads(out.stdout)["text"] == plain
     assert "little-endian" in _one_clear_line(out, status=0)
+
+
+def test_corpus_mode_decodes_as_plain_mode_does(tmp_path):
+    """A folder of files (corpus mode) reads each file with the same detection as
+    plain mode and the page (UTF-32 with a BOM, UTF-16 without one) and honours
+    --input-encoding; only what cannot be decoded becomes an error row."""
+    import codecs
+
+    text = "Plain English text, no byte order mark.\nÜnïcödé 🙂 second line."
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    files = {
+        "a-utf32.txt": codecs.BOM_UTF32_LE + text.encode("utf-32-le"),
+        "b-utf16be.txt": text.encode("utf-16-be"),
+        "c-utf16le.txt": text.encode("utf-16-le"),
+        "d-utf8.txt": codecs.BOM_UTF8 + text.encode("utf-8"),
+    }
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+        assert _decoded(data)[0] == text
+    out = run(folder, "--max-tokens", 4096)
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(r) for r in out.stdout.splitlines()]
+    assert [(r["doc_id"].rsplit("/", 1)[-1], r.get("text"), r.get("error")) for r in rows] == [
+        (name, text, None) for name in files
+    ]
+    cyrillic = tmp_path / "cp1251"
+    cyrillic.mkdir()
+    (cyrillic / "a.txt").write_bytes("Привет, мир.".encode("cp1251"))
+    out = run(cyrillic, "--input-encoding", "cp1251")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["text"] == "Привет, мир."
+    assert "unknown encoding 'klingon'" in _one_clear_line(run(cyrillic, "--input-encoding", "klingon"))

@@ -110,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--input-encoding", metavar="ENC",
-        help="read the input with this codec (cp1251, latin-1, utf-16-le, ...) instead of UTF-8 (or UTF-16 with a BOM)",
+        help="read text files and standard input with this codec (cp1251, latin-1, utf-16-le, ...) instead of"
+        " detecting UTF-8/16/32; JSONL stays UTF-8",
     )
     parser.add_argument("--format", choices=(*FORMATS, *(f for f in corpus.OUTPUT_FORMATS if f not in FORMATS)),
                         help=f"output format (default {DEFAULTS['format']}; parquet only in corpus mode)")

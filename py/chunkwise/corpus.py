@@ -24,7 +24,7 @@ from typing import Iterator, NamedTuple
 
 from .chunker import Chunker
 from .rows import ID_FIELD, TEXT_FIELD, Doc, chunker_label, doc_from_record, jsonl_line, rows, to_arrow
-from .textio import decode_strict
+from .textio import check_encoding, decode_strict
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
 TASK_BYTES = 1 << 20  # input per task: big enough to amortize the hand-over, small enough to bound memory
@@ -210,6 +210,7 @@ class Options(NamedTuple):
     text_field: str
     max_chars: int | None
     fmt: str
+    input_encoding: str | None = None  # --input-encoding: the codec of text files (JSON is UTF-8)
 
 
 _state: dict = {}
@@ -250,7 +251,7 @@ def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
             doc_id = _display(path)
             try:
                 with open(path, "rb") as f:
-                    text = decode_strict(f.read())
+                    text = decode_strict(f.read(), options.input_encoding)
             except OSError as error:
                 yield Doc(doc_id, None, {}, f"cannot read: {error.strerror}"), doc_id
                 continue
@@ -423,6 +424,11 @@ def _output_format(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
 
 def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     fmt = _output_format(args, parser)
+    if args.input_encoding is not None:
+        try:
+            check_encoding(args.input_encoding)
+        except ValueError as error:
+            parser.error(f"--input-encoding: {error}")
     if fmt == "parquet" or any(_kind(p) == "parquet" for p in args.files):
         try:
             import pyarrow  # noqa: F401
@@ -437,7 +443,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     found = sources(args.files, parser)
     options = Options(
         dict(max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding),
-        args.id_field or ID_FIELD, args.text_field or TEXT_FIELD, args.max_chars, fmt,
+        args.id_field or ID_FIELD, args.text_field or TEXT_FIELD, args.max_chars, fmt, args.input_encoding,
     )
     label = chunker_label(chunker.settings)
     try:

@@ -142,11 +142,18 @@ def replace_surrogates(text: str) -> tuple[str, int]:
     return _SURROGATE.subn("\ufffd", text)
 
 
-def decode_strict(data: bytes) -> str:
+def decode_strict(data: bytes, encoding: str | None = None) -> str:
     """Decode like decode_bytes (the same detection: UTF-8, UTF-16/UTF-32 with a BOM,
-    UTF-16 when the NUL bytes say so), but refuse instead of repairing: for corpus
-    documents, where a U+FFFD in the index is worse than an error row. Raises
-    ValueError with a sentence for the user."""
+    UTF-16 when the NUL bytes say so; or the codec `encoding` names, a leading BOM
+    dropped), but refuse instead of repairing: for corpus documents, where a U+FFFD
+    in the index is worse than an error row. Raises ValueError with a sentence for
+    the user."""
+    if encoding is not None:
+        encoding = label = check_encoding(encoding)
+        try:
+            return data.decode(encoding).removeprefix("\ufeff")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"not valid {label} (byte offset {error.start}: {error.reason})") from None
     data, encoding, label, _, _ = _detect(data)
     if encoding == "utf-8" and b"\x00" in data[:_BINARY_SAMPLE]:
         raise ValueError("looks binary (it contains NUL bytes)")
