@@ -6,15 +6,20 @@ let described = null;
 const byName = (list) => Object.fromEntries((list || []).map((item) => [item.name, item]));
 let strategies = {};
 let boundaries = {};
+let overlapUnits = {};
 
 export function set(describe) {
   described = describe;
   strategies = byName(describe.strategies);
   boundaries = byName(describe.boundaries);
+  overlapUnits = byName(describe.overlap_units);
 }
 
 export const get = () => described;
 export const strategyHelp = (name) => strategies[name]?.help ?? "";
+// Where an overlap starts ("unit": where a sentence, line... starts; "word"), and the default.
+export const overlapUnitHelp = (name) => overlapUnits[name]?.help ?? "";
+export const defaultOverlapUnit = () => described?.defaults.overlap_unit ?? null;
 // The overlap the engine uses when none is set (chunkwise.default_overlap):
 // a share of the size, rounded down; null until the engine has described it.
 export const defaultOverlap = (maxTokens) =>

@@ -36,7 +36,8 @@ const ui = {
   fileInput: $("file-input"), openFile: $("open-file"), clear: $("clear-text"),
   dropzone: $("dropzone"), sourceInfo: $("source-info"), inputNotice: $("input-notice"),
   strategy: $("strategy"), strategyHelp: $("strategy-help"), language: $("language"), languageNote: $("language-note"), sizePreset: $("size-preset"), maxTokens: $("max-tokens"),
-  overlap: $("overlap"), overlapAuto: $("overlap-auto"), overlapHelp: $("overlap-help"), encoding: $("encoding"),
+  overlap: $("overlap"), overlapAuto: $("overlap-auto"), overlapHelp: $("overlap-help"),
+  overlapUnit: $("overlap-unit"), overlapUnitHelp: $("overlap-unit-help"), encoding: $("encoding"),
   runStatus: $("run-status"), runText: $("run-status-text"), runProgress: $("run-progress"),
   warnings: $("warnings"), runError: $("run-error"),
   tabDocument: $("tab-document"), tabCards: $("tab-cards"), documentPane: $("document-pane"), cardsPane: $("cards-pane"),
@@ -157,6 +158,7 @@ function engineReady({ version, describe }) {
   // The choices, defaults and automatic overlap are the engine's: show them, check the stored settings.
   ui.strategy.replaceChildren(...describe.strategies.map((s) => el("option", { value: s.name }, s.label)));
   ui.encoding.replaceChildren(...describe.encodings.map((e) => el("option", { value: e.name, title: e.help }, e.label)));
+  ui.overlapUnit.replaceChildren(...describe.overlap_units.map((u) => el("option", { value: u.name }, u.label)));
   ui.language.append(...(describe.languages || []).map((l) => el("option", { value: l.name }, l.label)));
   settings = settingsStore.normalize(settings);
   settingsStore.save(settings);
@@ -206,6 +208,8 @@ function showSettings() {
   ui.overlapHelp.textContent = settings.overlapAuto
     ? `Automatic: ${catalog.overlapRule() || "set by the engine"}. Type a number to set your own.`
     : `Set by you. "Auto" goes back to ${catalog.overlapRule() || "the engine's default"}${auto == null ? "" : ` (${auto})`}.`;
+  ui.overlapUnit.value = settings.overlapUnit;
+  ui.overlapUnitHelp.textContent = catalog.overlapUnitHelp(settings.overlapUnit);
   ui.headers.checked = settings.headers;
   showView(settings.view);
 }
@@ -258,6 +262,7 @@ for (const field of NUMBER_FIELDS) {
   field.input.addEventListener("change", () => check(true));
 }
 ui.overlapAuto.addEventListener("click", () => changeSettings({ overlapAuto: true }));
+ui.overlapUnit.addEventListener("change", () => changeSettings({ overlapUnit: ui.overlapUnit.value }));
 ui.headers.addEventListener("change", () => {
   settings = settingsStore.normalize({ ...settings, headers: ui.headers.checked });
   settingsStore.save(settings);
@@ -343,7 +348,8 @@ cmp.form.addEventListener("submit", (e) => {
   const overlap = cmp.overlap.value === "" ? null : cmp.overlap.valueAsNumber;
   if (!Number.isInteger(size) || size < 1) { cmp.status.textContent = "Chunk size B must be a whole number of at least 1."; return; }
   if (overlap != null && (!Number.isInteger(overlap) || overlap < 0)) { cmp.status.textContent = "Overlap B must be a whole number, 0 or more (empty: automatic)."; return; }
-  compareB = { max_tokens: size, overlap, strategy: cmp.strategy.value, encoding: cmp.encoding.value };
+  // B starts its overlaps where A does (the "Overlap starts at" setting).
+  compareB = { max_tokens: size, overlap, overlap_unit: settings.overlapUnit, strategy: cmp.strategy.value, encoding: cmp.encoding.value };
   runCompare();
 });
 

@@ -26,6 +26,7 @@ export function normalize(raw) {
     encoding: known(s.encoding, d?.encodings, d?.defaults.encoding),
     max_tokens: clampInt(s.max_tokens, d ? d.limits.max_tokens_min : 1, limit, d ? d.defaults.max_tokens : null),
     overlapAuto: s.overlapAuto !== false,
+    overlapUnit: known(s.overlapUnit, d?.overlap_units, d?.defaults.overlap_unit),
     headers: s.headers === true,
     view: ["cards", "compare"].includes(s.view) ? s.view : "document",
   };
@@ -56,6 +57,7 @@ export function save(settings) {
 export const engineSettings = (s) => ({
   max_tokens: s.max_tokens,
   overlap: s.overlapAuto ? null : s.overlap,
+  overlap_unit: s.overlapUnit,
   strategy: s.strategy,
   encoding: s.encoding,
 });

@@ -2,10 +2,18 @@
 // current run as a command line or as Python that gives the same bytes as the
 // page's downloads.
 
-// "#strategy=smart&size=512&overlap=64&encoding=cl100k_base" (no overlap: automatic).
+import * as catalog from "./catalog.js";
+
+// Where overlaps start, when it is not the engine's default (like the overlap, left
+// out when automatic, so the shared setup and the command line say only what was chosen).
+const chosenUnit = (s) => (s.overlapUnit && s.overlapUnit !== catalog.defaultOverlapUnit() ? s.overlapUnit : null);
+
+// "#strategy=smart&size=512&overlap=64&encoding=cl100k_base" (no overlap: automatic;
+// "&overlap_unit=word" only when it is not the default).
 export function toHash(s) {
   const p = new URLSearchParams({ strategy: s.strategy, size: String(s.max_tokens) });
   if (!s.overlapAuto) p.set("overlap", String(s.overlap));
+  if (chosenUnit(s)) p.set("overlap_unit", chosenUnit(s));
   p.set("encoding", s.encoding);
   return `#${p}`;
 }
@@ -24,6 +32,9 @@ export function fromHash(hash) {
     if (p.get("overlap") === "auto") out.overlapAuto = true;
     else if (whole(p.get("overlap"), 0) != null) Object.assign(out, { overlap: whole(p.get("overlap"), 0), overlapAuto: false });
   } else if (Object.keys(out).length) out.overlapAuto = true;
+  // A hash that names settings but no overlap unit means the default one (null: normalize's default).
+  if (name(p.get("overlap_unit"))) out.overlapUnit = p.get("overlap_unit");
+  else if (Object.keys(out).length) out.overlapUnit = null;
   return Object.keys(out).length ? out : null;
 }
 
@@ -41,6 +52,7 @@ export function commandLine(s, { name, names, inputEncoding, format = "jsonl", h
   const files = names ? names.map(shq) : [shq(fileOf(name))];
   const args = ["python", "-m", "chunkwise", ...files, "--max-tokens", String(s.max_tokens)];
   if (!s.overlapAuto) args.push("--overlap", String(s.overlap));
+  if (chosenUnit(s)) args.push("--overlap-unit", chosenUnit(s));
   args.push("--strategy", s.strategy, "--encoding", s.encoding);
   if (inputEncoding) args.push("--input-encoding", shq(inputEncoding));
   if (format !== "jsonl") args.push("--format", format);
@@ -56,6 +68,7 @@ export function pythonCode(s, { name, names, inputEncoding } = {}) {
   const file = fileOf(name);
   const args = [`max_tokens=${s.max_tokens}`];
   if (!s.overlapAuto) args.push(`overlap=${s.overlap}`);
+  if (chosenUnit(s)) args.push(`overlap_unit=${pyq(chosenUnit(s))}`);
   args.push(`strategy=${pyq(s.strategy)}`, `encoding=${pyq(s.encoding)}`);
   if (names) {
     return [

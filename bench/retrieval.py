@@ -33,7 +33,7 @@ import spans  # noqa: E402
 import chunkwise  # noqa: E402
 from chunkwise.markdown import Outline  # noqa: E402
 from chunkwise.model import LINE, SENTENCE, STRATEGIES  # noqa: E402
-from chunkwise.separators import Separators, skip_space  # noqa: E402
+from chunkwise.separators import Separators  # noqa: E402
 
 K = 5
 SETTINGS = ((200, 0), (200, 25), (250, 0), (250, 32), (400, 0), (400, 50))
@@ -161,14 +161,10 @@ class SentenceStarts:
     finder decides, so every chunker is judged alike."""
 
     def __init__(self, text: str):
-        self.text = text
         self.seps = Separators(text, Outline(text))
-        self.first = skip_space(text, 0)
 
     def __call__(self, i: int) -> bool:
-        if i <= self.first:
-            return True
-        return any(self.seps.unit_start(level, i, i + 1) == i for level in (LINE, SENTENCE))
+        return self.seps.is_unit_start(i, (LINE, SENTENCE))
 
 
 def mid_sentence(pieces: list[Piece], starts: dict) -> tuple[int, int, int, int]:

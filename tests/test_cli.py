@@ -13,6 +13,8 @@ from chunkwise import export, stats
 from conftest import CORPUS
 
 RUSSIAN = CORPUS / "russian.txt"
+GPL_FILE = CORPUS / "gpl-3.txt"
+GPL_TEXT = GPL_FILE.read_text(encoding="utf-8")
 
 
 def run(*args, stdin: bytes = b""):
@@ -29,6 +31,15 @@ def test_jsonl_from_a_file_matches_the_library():
     assert list(records[0]) == ["index", "text", "start", "end", "token_count", "overlap_tokens", "boundary", "headings"]
     assert out.stdout == export.to_jsonl(expected).encode("utf-8")
     assert out.stdout.endswith(b"\n") and b"\r" not in out.stdout
+
+
+@pytest.mark.parametrize("unit", ["unit", "word"])
+def test_overlap_unit_is_the_librarys(unit):
+    text = GPL_TEXT
+    out = run(GPL_FILE, "--max-tokens", 200, "--overlap", 40, "--strategy", "sentences", "--overlap-unit", unit)
+    assert out.returncode == 0, out.stderr
+    expected = chunkwise.chunk(text, max_tokens=200, overlap=40, strategy="sentences", overlap_unit=unit)
+    assert out.stdout == export.to_jsonl(expected).encode("utf-8")
 
 
 def test_the_default_overlap_is_the_libraries_an_eighth_of_the_size():
@@ -116,6 +127,7 @@ def test_bom_is_dropped_and_crlf_kept(tmp_path):
         (["--overlap", "-3"], "must be 0 or more"),
         (["--strategy", "magic"], "invalid choice"),
         (["--encoding", "gpt2"], "invalid choice"),
+        (["--overlap-unit", "clause"], "invalid choice"),
         (["--headers"], "--headers only applies to --format text"),
         (["missing-file.txt"], "no such file"),
         (["--input-encoding", "klingon"], "--input-encoding: unknown encoding 'klingon'"),

@@ -49,9 +49,26 @@ def test_code_corpus(name, max_tokens):
         assert set(c.headings) <= labels
         # a chunk starts at its line's start (indentation kept) or, after a cut inside a line, a word
         assert c.start == 0 or text[c.start - 1] == "\n" or not text[c.start].isspace()
+        # an overlap starts where a line starts (indentation kept), not mid-line; at 128
+        # tokens (16 of overlap) some files' lines are too long for that, and it starts at a word
+        if c.overlap_tokens and max_tokens >= 256:
+            assert text[text.rfind("\n", 0, c.start) + 1 : c.start].strip(" \t") == "", (c.index, c.text[:40])
     # (a .d.ts declares members without bodies: no nested definitions to cut between)
     if language in DEFINITION_HEAVY and max_tokens == 512 and len(chunks) > 2 and not name.endswith(".d.ts"):
         assert report["between_definitions"] >= 0.5, report
+
+
+def test_an_overlap_repeats_the_last_definition_whole():
+    # Each function is 22 tokens, the overlap asked for 20: the next chunk starts with
+    # the previous chunk's last function (a line inside it was the choice before).
+    text = "\n\n".join(f"def f{i}(x):\n    y = x * {i} + {i}\n    return y - {i}\n" for i in range(40))
+    chunks = chunkwise.chunk(text, max_tokens=100, overlap=20, language="python")
+    overlapped = [c for c in chunks if c.overlap_tokens]
+    assert len(overlapped) == len(chunks) - 1
+    assert all(c.text.startswith("def f") and c.overlap_tokens == 22 for c in overlapped)
+    # overlap_unit="word" keeps within the 20 tokens asked for, from a word inside the function
+    words = chunkwise.chunk(text, max_tokens=100, overlap=20, language="python", overlap_unit="word")
+    assert all(0 < c.overlap_tokens <= 20 and not c.text.startswith("def") for c in words[1:])
 
 
 def test_a_hash_comment_is_no_heading_in_python_but_a_heading_in_markdown():

@@ -22,7 +22,7 @@ from chunkwise.corpus import TASK_DOCS
 from conftest import CORPUS
 
 SETTINGS = ["--max-tokens", "128", "--overlap", "16"]
-LABEL = f"chunkwise {chunkwise.__version__} encoding=cl100k_base max_tokens=128 overlap=16 strategy=smart"
+LABEL = f"chunkwise {chunkwise.__version__} encoding=cl100k_base max_tokens=128 overlap=16 strategy=smart overlap_unit=unit"
 
 
 def run(*args, stdin: bytes = b"", cwd=None):
@@ -104,6 +104,10 @@ def test_chunk_ids_are_stable_and_follow_document_settings_and_text(tmp_path):
     assert ids[3] == rows.chunk_id(got[3]["doc_id"], settings, got[3]["start"], got[3]["end"], got[3]["text"])
     other = records(run(tmp_path / "docs.jsonl", "--max-tokens", "128", "--overlap", "8").stdout)
     assert not set(ids) & {r["chunk_id"] for r in other}
+    # The overlap unit is a setting too: even a first chunk, cut alike, gets another id.
+    words = records(run(tmp_path / "docs.jsonl", *SETTINGS, "--overlap-unit", "word").stdout)
+    assert words[0]["start"] == got[0]["start"] and words[0]["end"] == got[0]["end"]
+    assert not set(ids) & {r["chunk_id"] for r in words}
     # Another document id with the same text gives other ids.
     renamed = [dict(d, id=d["id"] + "-copy") for d in corpus_docs()]
     write_jsonl(tmp_path / "renamed.jsonl", renamed)

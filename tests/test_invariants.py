@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise import ChunkwiseWarning
+from chunkwise.model import LINE, PARAGRAPH, SENTENCE
 from conftest import CORPUS, assert_invariants
 
 STRATEGIES = chunkwise.STRATEGIES
@@ -36,13 +37,30 @@ documents = st.lists(_pieces | st.text(max_size=8), max_size=120).map("".join)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("encoding", ENCODINGS + ("chars",))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(text=documents, max_tokens=st.integers(1, 120), overlap=st.integers(0, 150))
-def test_invariants_on_generated_documents(backend, strategy, encoding, text, max_tokens, overlap):
+@given(
+    text=documents, max_tokens=st.integers(1, 120), overlap=st.integers(0, 150),
+    overlap_unit=st.sampled_from(chunkwise.OVERLAP_UNITS),
+)
+def test_invariants_on_generated_documents(backend, strategy, encoding, text, max_tokens, overlap, overlap_unit):
+    settings = dict(max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit)
     with pytest.warns(ChunkwiseWarning) if overlap > max(max_tokens, 4) // 2 else _no_check():
-        chunks = chunkwise.chunk(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
-    result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+        chunks = chunkwise.chunk(text, **settings)
+    result = chunkwise.chunk_document(text, **settings)
     assert [c.to_dict() for c in result.chunks] == [c.to_dict() for c in chunks], "not deterministic"
     assert_invariants(text, chunks, result.settings.max_tokens, encoding, result.settings.overlap)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS + ("chars",))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=documents, max_tokens=st.integers(1, 120), overlap=st.integers(1, 60))
+def test_sentences_overlap_is_whole_sentences_or_none(encoding, text, max_tokens, overlap):
+    """With overlap_unit="unit", an overlapped chunk of `sentences` starts where a
+    sentence, line or paragraph starts: never inside one."""
+    doc = chunkwise.Document(text)
+    result = chunkwise.chunk_document(doc, max_tokens=max_tokens, overlap=overlap, strategy="sentences", encoding=encoding)
+    for c in result.chunks:
+        if c.overlap_tokens:
+            assert doc.separators.is_unit_start(c.start, (PARAGRAPH, LINE, SENTENCE)), (c.start, text[c.start - 20 : c.start + 20])
 
 
 class _no_check:

@@ -97,7 +97,7 @@ def test_langchain_spans_are_the_chunks_places():
 
 
 def test_mid_sentence_starts():
-    text = "First sentence here. Second one, with a comma.\nA new line\nstarts here. Third."
+    text = "First sentence here. Second one, with a comma.\nA new line\nstarts here.\n          Third."
     starts = retrieval.SentenceStarts(text)
     assert starts(0) and starts(text.index("Second")) and starts(text.index("A new")) and starts(text.index("Third"))
     assert not starts(text.index("with")) and not starts(text.index("here."))

@@ -14,12 +14,13 @@ from .about import describe  # noqa: E402
 from .chunker import Chunker  # noqa: E402
 from .engine import Document, chunk_document, default_overlap
 from .languages import LANGUAGES
-from .model import BOUNDARIES, ENCODINGS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
+from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
 
 __all__ = [
     "BOUNDARIES",
     "ENCODINGS",
     "LANGUAGES",
+    "OVERLAP_UNITS",
     "STRATEGIES",
     "Chunk",
     "Chunker",
@@ -42,6 +43,7 @@ def chunk(
     strategy: str = "smart",
     encoding: str = "cl100k_base",
     language: str | None = None,
+    overlap_unit: str = DEFAULT_OVERLAP_UNIT,
 ) -> list[Chunk]:
     """Split `text` into chunks of at most `max_tokens` tokens (overlap included).
 
@@ -49,12 +51,17 @@ def chunk(
     `text` may be a Document, prepared once and chunked with many settings.
     `language` reads it as source code ("python", "go", ...: chunkwise.LANGUAGES),
     "auto" detects code from strong signals, None is prose and Markdown.
+    overlap_unit "unit" starts the overlap where a sentence starts (a line for
+    `lines`, a paragraph for `paragraphs`), 0.5x-1.5x of `overlap` or a shorter
+    whole sentence, at a word start only when the tail has no sentence start
+    (`sentences`: no overlap rather than half a sentence); "word" takes the
+    longest tail of whole words within `overlap`.
 
     Settings that make no sense are adjusted and reported as ChunkwiseWarning;
     use chunk_document() to get those messages and the source's token count.
     """
     result = chunk_document(
-        text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language
+        text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language, overlap_unit=overlap_unit
     )
     for message in result.warnings:
         warnings.warn(message, ChunkwiseWarning, stacklevel=2)

@@ -5,9 +5,9 @@ all read describe()."""
 from __future__ import annotations
 
 from . import __version__
-from .engine import MIN_BPE_BUDGET, OVERLAP_SHARE
+from .engine import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_TOLERANCE
 from .languages import LANGUAGES
-from .model import BOUNDARIES, ENCODINGS, STRATEGIES
+from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES
 from .strategies import SPECS
 
 # Labels as the page shows them, and one line of help each.
@@ -39,15 +39,28 @@ BOUNDARY_HELP = {
     "word": "between words",
     "token": "between tokens",
 }
+# Where an overlap starts (overlap_unit): label and help.
+_LOW, _HIGH = OVERLAP_TOLERANCE
+OVERLAP_UNIT_HELP = {
+    "unit": (
+        "Sentence or line start",
+        "The overlap starts where a unit starts: a sentence or line (Smart, Markdown, Sentences), a line"
+        " (Lines), a paragraph (Paragraphs), a definition or line (Code). Of the unit starts that give"
+        f" {_LOW:g}x to {_HIGH:g}x of the overlap asked for, the nearest to it; else a shorter whole unit;"
+        " at a word only when the tail has no unit start (Sentences: no overlap rather than part of a sentence).",
+    ),
+    "word": ("Word start", "The overlap starts at a word: as many whole words as fit the overlap."),
+}
 FORMATS = ("jsonl", "json", "text")
-DEFAULTS = {"max_tokens": 512, "strategy": "smart", "encoding": "cl100k_base", "format": "jsonl"}
+DEFAULTS = {"max_tokens": 512, "strategy": "smart", "encoding": "cl100k_base", "format": "jsonl",
+            "overlap_unit": DEFAULT_OVERLAP_UNIT}
 MAX_TOKENS_LIMIT = 1_000_000  # the page's input limit; the library takes any size
 OVERLAP_RULE = "an eighth of the chunk size, rounded down (64 for 512)"
 
 
 def describe() -> dict:
     """Everything a front end needs to offer the engine's settings, as plain data (JSON-ready)."""
-    assert tuple(SPECS) == STRATEGIES and tuple(BOUNDARY_HELP) == BOUNDARIES
+    assert tuple(SPECS) == STRATEGIES and tuple(BOUNDARY_HELP) == BOUNDARIES and tuple(OVERLAP_UNIT_HELP) == OVERLAP_UNITS
     return {
         "version": __version__,
         "strategies": [
@@ -55,6 +68,10 @@ def describe() -> dict:
         ],
         "encodings": [
             {"name": name, "label": ENCODING_HELP[name][0], "help": ENCODING_HELP[name][1]} for name in ENCODINGS
+        ],
+        "overlap_units": [
+            {"name": name, "label": OVERLAP_UNIT_HELP[name][0], "help": OVERLAP_UNIT_HELP[name][1]}
+            for name in OVERLAP_UNITS
         ],
         "boundaries": [{"name": name, "help": BOUNDARY_HELP[name]} for name in BOUNDARIES],
         # what a text may be read as: "auto" (file name, else strong signals), "text" (prose), or a language

@@ -18,7 +18,7 @@ import re
 from bisect import bisect_left
 
 from . import __version__, export, stats
-from .about import describe
+from .about import DEFAULTS, describe
 from .engine import ChunkJob, Document, chunk_document
 from .languages import LANGUAGES, choose
 from .textio import decode_bytes
@@ -29,6 +29,17 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _settings(s: dict) -> dict:
+    """The engine's settings from the page's JSON; what it leaves out is the engine's default."""
+    return {
+        "max_tokens": s.get("max_tokens", DEFAULTS["max_tokens"]),
+        "overlap": s.get("overlap"),
+        "strategy": s.get("strategy", DEFAULTS["strategy"]),
+        "encoding": s.get("encoding", DEFAULTS["encoding"]),
+        "overlap_unit": s.get("overlap_unit") or DEFAULTS["overlap_unit"],
+    }
 
 
 def describe_json() -> str:
@@ -76,25 +87,20 @@ class Session:
     # -- runs ----------------------------------------------------------------
     def start(self, settings_json: str) -> str:
         """Start chunking the current document with these settings (JSON:
-        max_tokens, overlap, strategy, encoding; language and filename, see _read_as).
+        max_tokens, overlap, strategy, encoding, overlap_unit; language and filename, see _read_as).
         -> JSON {warnings, settings, language: {name, label, note}}"""
         if self.document is None:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)
         self.finished = None
         self._read_as(s.get("language") or "auto", s.get("filename"))
-        self.job = ChunkJob(
-            self.document,
-            max_tokens=s.get("max_tokens", 512),
-            overlap=s.get("overlap"),
-            strategy=s.get("strategy", "smart"),
-            encoding=s.get("encoding", "cl100k_base"),
-        )
+        self.job = ChunkJob(self.document, **_settings(s))
         settings = self.job.settings
         lang = self.document.language
         return _json({"warnings": self.job.warnings, "settings": {
             "max_tokens": settings.max_tokens, "overlap": settings.overlap,
-            "strategy": settings.strategy, "encoding": settings.encoding},
+            "strategy": settings.strategy, "encoding": settings.encoding,
+            "overlap_unit": settings.overlap_unit},
             "language": {"name": lang or "text", "label": LANGUAGES[lang].label if lang else "prose",
                          "note": self.document.language_note}})
 
@@ -136,8 +142,7 @@ class Session:
         if self.document is None:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)
-        result = chunk_document(self.document, max_tokens=s.get("max_tokens", 512), overlap=s.get("overlap"),
-                                strategy=s.get("strategy", "smart"), encoding=s.get("encoding", "cl100k_base"))
+        result = chunk_document(self.document, **_settings(s))
         return _json({"records": [self.record(c) for c in result.chunks], "stats": stats.compute(result),
                       "warnings": list(result.warnings)})
 
@@ -162,8 +167,7 @@ class Session:
         # Each file read as the CLI reads it: its language from its name unless one is chosen.
         wanted = s.get("language")
         results = [
-            chunk_document(text, max_tokens=s.get("max_tokens", 512), overlap=s.get("overlap"),
-                           strategy=s.get("strategy", "smart"), encoding=s.get("encoding", "cl100k_base"),
+            chunk_document(text, **_settings(s),
                            language=choose(None if wanted in (None, "auto") else wanted, name, text)[0] or "text")
             for name, text in self.files
         ]

@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Iterable
 
 from .engine import Document, chunk_document, settle
-from .model import Chunk, ChunkwiseWarning, Result, Settings
+from .model import DEFAULT_OVERLAP_UNIT, Chunk, ChunkwiseWarning, Result, Settings
 from .tokenizers import get_tokenizer
 
 
@@ -27,16 +27,24 @@ class Chunker:
     chunkwise.Document, prepared once and chunked by several Chunkers.
     """
 
-    def __init__(self, *, max_tokens: int = 512, overlap: int | None = None, strategy: str = "smart", encoding: str = "cl100k_base"):
-        budget, used_overlap, adjustments = settle(max_tokens, overlap, strategy, encoding)
-        self.settings = Settings(budget, used_overlap, strategy, encoding)
+    def __init__(
+        self, *, max_tokens: int = 512, overlap: int | None = None, strategy: str = "smart", encoding: str = "cl100k_base",
+        overlap_unit: str = DEFAULT_OVERLAP_UNIT,
+    ):
+        budget, used_overlap, adjustments = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
+        self.settings = Settings(budget, used_overlap, strategy, encoding, overlap_unit)
         self.adjustments = adjustments
-        self._arguments = dict(max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+        self._arguments = dict(
+            max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit
+        )
         self.tokenizer = get_tokenizer(encoding)  # loaded (and cached) now, not on the first document
 
     def __repr__(self) -> str:
         s = self.settings
-        return f"Chunker(max_tokens={s.max_tokens}, overlap={s.overlap}, strategy={s.strategy!r}, encoding={s.encoding!r})"
+        return (
+            f"Chunker(max_tokens={s.max_tokens}, overlap={s.overlap}, strategy={s.strategy!r},"
+            f" encoding={s.encoding!r}, overlap_unit={s.overlap_unit!r})"
+        )
 
     def chunk_document(self, text: str | Document) -> Result:
         """Chunks, the source's token count and warnings, as chunkwise.chunk_document gives."""

@@ -9,10 +9,10 @@ import sys
 import textwrap
 
 from . import corpus, export, stats
-from .about import DEFAULTS, FORMATS, OVERLAP_RULE, describe
+from .about import DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
 from .engine import MAX_SETTING, chunk_document
 from .languages import LANGUAGES, choose, resolve
-from .model import ENCODINGS, STRATEGIES
+from .model import ENCODINGS, OVERLAP_UNITS, STRATEGIES
 from .textio import check_encoding, decode_bytes
 
 EXAMPLES = """\
@@ -99,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"budget per chunk, overlap included (default {DEFAULTS['max_tokens']})")
     parser.add_argument("--overlap", type=_non_negative, default=None, metavar="N",
                         help=f"tokens repeated from the previous chunk (default: {OVERLAP_RULE})")
+    parser.add_argument("--overlap-unit", choices=OVERLAP_UNITS, default=DEFAULTS["overlap_unit"],
+                        help="where an overlap starts: " + "; ".join(
+                            f"{name}: {OVERLAP_UNIT_HELP[name][1]}" for name in OVERLAP_UNITS
+                        ) + f" (default {DEFAULTS['overlap_unit']})")
     parser.add_argument("--strategy", choices=STRATEGIES, default=DEFAULTS["strategy"],
                         help=f"where cuts may fall (default {DEFAULTS['strategy']}; see below)")
     parser.add_argument("--encoding", choices=ENCODINGS, default=DEFAULTS["encoding"],
@@ -226,6 +230,7 @@ def _main(argv: list[str] | None) -> int:
         result = chunk_document(
             text, max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
             language=language or "text",
+            overlap_unit=args.overlap_unit,
         )
         for warning in result.warnings:
             print(f"chunkwise: warning: {warning}", file=sys.stderr)

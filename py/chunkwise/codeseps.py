@@ -16,7 +16,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 from .codescan import CODE, CodeStructure
-from .model import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, STATEMENT
+from .model import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
 from .separators import Separators
 from .whitespace import skip_space
 
@@ -118,21 +118,6 @@ class CodeSeparators(Separators):
         shallowest = min(window)
         window.reverse()
         return pos[j - 1 - window.index(shallowest)]
-
-    def unit_start(self, level: int, lo: int, end: int) -> int | None:
-        """Where the overlap may start in [lo, end): for code, the start of a
-        definition (its comments included) when one is in range, else the start
-        of a line outside strings and comments, else any line start."""
-        if level not in self._levels and level != HEADING:
-            return super().unit_start(level, lo, end)
-        candidates = (DEFINITION, NESTED, STATEMENT, LINE) if level in (LINE, STATEMENT) else (level, LINE)
-        for lv in candidates:
-            pos, _, i, j = self._range(lv, lo - 1, end - 2)
-            if j > i:
-                start = self.chunk_start(pos[i])  # past blank lines
-                if start < end:
-                    return start
-        return None
 
     def chunk_start(self, cut: int) -> int:
         """Where the chunk after a cut starts: the start of its first non-blank

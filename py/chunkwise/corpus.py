@@ -435,14 +435,18 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except ImportError:
             parser.error("Parquet needs pyarrow: pip install 'chunkwise[parquet]'")
     try:
-        chunker = Chunker(max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding)
+        chunker = Chunker(
+            max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
+            overlap_unit=args.overlap_unit,
+        )
     except ValueError as error:
         parser.error(str(error))
     for message in chunker.adjustments:
         print(f"chunkwise: warning: {message}", file=sys.stderr)
     found = sources(args.files, parser)
     options = Options(
-        dict(max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding),
+        dict(max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
+             overlap_unit=args.overlap_unit),
         args.id_field or ID_FIELD, args.text_field or TEXT_FIELD, args.max_chars, fmt, args.input_encoding,
     )
     label = chunker_label(chunker.settings)

@@ -6,8 +6,8 @@ The packing routine places every cut under the exact budget. Each chunk starts a
   2. pick a cut in (floor, hi] by the strategy's policy (strongest first for smart);
   3. count the chunk exactly; if it is over (estimates can be off by a token
      or two at the edges), lower hi and pick again.
-Overlap: the next chunk starts inside this one's tail (at a sentence or word
-start), and `floor` makes sure it still ends past this one.
+Overlap: the next chunk starts inside this one's tail (where a unit of the
+strategy starts, see _overlap_start), and `floor` makes sure it still ends past this one.
 """
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ from .codescan import scan
 from .codeseps import CodeOutline, CodeSeparators
 from .languages import CODE_LANGUAGES, detect, resolve
 from .markdown import Outline
-from .model import BOUNDARIES, ENCODINGS, HEADING, STRATEGIES, TOKEN, Chunk, Result, Settings
+from .model import (
+    BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, HEADING, OVERLAP_UNITS, STRATEGIES, TOKEN, Chunk, Result, Settings,
+)
 from .separators import Separators, next_space, skip_space, trim_end
 from .strategies import CODE, CODE_STRUCTURE, FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, WINDOWS, Strategy
 from .textio import replace_surrogates
@@ -38,6 +40,9 @@ MIN_BPE_BUDGET = 4
 OVERLAP_SHARE = 0.125
 # No text has this many tokens: a larger budget or overlap means the same.
 MAX_SETTING = 1 << 62
+# An overlap that starts where a unit starts may be this much shorter or longer
+# than the requested one (never more than half the budget).
+OVERLAP_TOLERANCE = (0.5, 1.5)
 
 
 def default_overlap(max_tokens: int) -> int:
@@ -57,11 +62,23 @@ def _whole(name: str, value) -> int:
     raise ValueError(f"{name} must be a whole number, not {value!r}")
 
 
-def settle(max_tokens, overlap, strategy: str, encoding: str) -> tuple[int, int, list[str]]:
+def overlap_range(overlap: int, max_tokens: int) -> tuple[int, int]:
+    """The token counts an overlap that starts at a unit start may have for this
+    (settled) overlap: 0.5x to 1.5x of it, at most half the budget, at least 1."""
+    low, high = (Fraction(x) for x in OVERLAP_TOLERANCE)  # exact, for any size
+    fewest = -(-overlap * low.numerator // low.denominator)
+    return max(1, fewest), max(overlap, min(overlap * high.numerator // high.denominator, max_tokens // 2))
+
+
+def settle(
+    max_tokens, overlap, strategy: str, encoding: str, overlap_unit: str = DEFAULT_OVERLAP_UNIT
+) -> tuple[int, int, list[str]]:
     """Validate settings; return the budget and overlap to use, and what was adjusted.
     An overlap of None is the default: default_overlap(max_tokens)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if overlap_unit not in OVERLAP_UNITS:
+        raise ValueError(f"unknown overlap_unit {overlap_unit!r}; choose one of {', '.join(OVERLAP_UNITS)}")
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     max_tokens = _whole("max_tokens", max_tokens)
@@ -177,9 +194,13 @@ class Document:
             self._indexes[key] = index
         return index
 
-    def chunk(self, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base") -> Result:
+    def chunk(
+        self, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base", overlap_unit=DEFAULT_OVERLAP_UNIT
+    ) -> Result:
         """All chunks of this document with these settings (the language is the Document's)."""
-        return ChunkJob(self, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding).result()
+        return ChunkJob(
+            self, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit
+        ).result()
 
 
 # -- named values the packer passes around -----------------------------------
@@ -222,9 +243,9 @@ class ChunkJob:
 
     def __init__(
         self, source: Document | str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base",
-        language: str | None = None,
+        language: str | None = None, overlap_unit=DEFAULT_OVERLAP_UNIT,
     ):
-        budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding)
+        budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
         if isinstance(source, Document):
             if language is not None and resolve(language) != (source.language or "text"):
                 raise ValueError("a Document has its language already; make a new Document for another")
@@ -233,7 +254,7 @@ class ChunkJob:
             doc = Document(source, language)
         self.document = doc
         self.text = doc.text
-        self.settings = Settings(budget, overlap, strategy, encoding)
+        self.settings = Settings(budget, overlap, strategy, encoding, overlap_unit)
         self.warnings = warnings + doc.warnings
         self.strategy = SPECS["code" if strategy == "smart" and doc.is_code else strategy]
         self.policy = POLICIES[self.strategy.kind](self.strategy)
@@ -396,34 +417,77 @@ class ChunkJob:
 
     # -- overlap -------------------------------------------------------------
     def _overlap_start(self, a: int, end: int) -> Overlap | None:
-        """The first overlap start (see _overlap_starts) whose text fits the overlap."""
-        overlap, index = self.settings.overlap, self.index
+        """Where the next chunk starts inside this one's tail (a..end), with the exact
+        count of the repeated text; None for no overlap.
+
+        overlap_unit="unit": at a unit start of the strategy (strongest group first)
+        whose overlap lies in overlap_range(), the one nearest the requested size;
+        else at the nearest shorter one; where the tail has no unit start at all, at
+        a word start (strategies of whole units: no overlap).
+        overlap_unit="word", or no unit start in range: the longest tail of whole
+        words within the requested size. Token windows: the longest tail of
+        characters (never splitting a grapheme cluster)."""
+        settings, index = self.settings, self.index
         end_tokens = index.tokens_before(end)
-        first = end_tokens - overlap
+        groups = self.strategy.overlap_starts
+        if groups is not None and settings.overlap_unit == "unit":
+            found = self._unit_overlap(a, end, end_tokens, groups)
+            if found is not None or self.strategy.whole_units:
+                return found
+        first = end_tokens - settings.overlap
         lo = max(a + 1, index.offset_after(first) if first > index.tokens_before(a) else a + 1)
         if lo >= end:
             return None
-        for start in self._overlap_starts(lo, end, end_tokens):
+        starts = self._char_starts(lo, end) if groups is None else self._word_starts(lo, end)
+        for start in starts:
             count = index.count(start, end)
-            if count <= overlap:
+            if count <= settings.overlap:
                 return Overlap(start, count)
         return None
 
-    def _overlap_starts(self, lo: int, end: int, end_tokens: int) -> Iterator[int]:
-        """Where the overlap may start in [lo, end), best first: the start of the
-        strategy's unit (chosen by the estimate, counted once), then each word start;
-        for token windows, each character start that splits no grapheme cluster."""
-        text, unit = self.text, self.strategy.overlap_unit
-        if unit is None:
-            start = skip_space(text, graphemes.snap_forward(text, lo, end))
-            while start < end:
-                yield start
-                start = skip_space(text, graphemes.snap_forward(text, start + 1, end))
-            return
-        start = self.seps.unit_start(unit, lo, end)
-        wanted = self.settings.overlap * self.strategy.overlap_min_share
-        if start is not None and end_tokens - self.index.tokens_before(start) >= wanted:
+    def _unit_overlap(self, a: int, end: int, end_tokens: int, groups) -> Overlap | None:
+        """The unit start nearest the requested overlap within overlap_range(); where
+        there is none, the nearest shorter one (a short overlap that starts where a
+        sentence starts reads better than a long one that starts mid-sentence)."""
+        index, text, chunk_start = self.index, self.text, self.document.chunk_start
+        fewest, most = overlap_range(self.settings.overlap, self.settings.max_tokens)
+        a_tokens = index.tokens_before(a)
+        # Offsets whose tail holds about `most` ... 1 tokens (estimates from the
+        # token index; the chosen start is counted exactly).
+        lo = max(a + 1, index.offset_after(end_tokens - most) if end_tokens - most > a_tokens else a + 1)
+        if lo >= end:
+            return None
+        # A unit that starts at or after lo may follow a cut in the whitespace before it.
+        scan_from = trim_end(text, a, lo)
+        starts = {}
+        for levels in groups:
+            found = set()
+            for level in levels:
+                for cut in self.seps.cuts(level, scan_from, end - 1):
+                    start = chunk_start(cut)  # code keeps the line's indentation
+                    if lo <= start < end:
+                        found.add(start)
+            starts[levels] = sorted(found)
+        wanted = self.settings.overlap
+        for shorter in (False, True):
+            for levels in groups:
+                tails = [(end_tokens - index.tokens_before(s), s) for s in starts[levels]]
+                tails = [(t, s) for t, s in tails if (t < fewest if shorter else t >= fewest)]
+                for _, start in sorted(tails, key=lambda ts: (abs(ts[0] - wanted), ts[1]))[:4]:
+                    count = index.count(start, end)
+                    if 0 < count <= most:
+                        return Overlap(start, count)
+        return None
+
+    def _char_starts(self, lo: int, end: int) -> Iterator[int]:
+        """Each offset in [lo, end) that splits no grapheme cluster, past whitespace."""
+        text = self.text
+        start = skip_space(text, graphemes.snap_forward(text, lo, end))
+        while start < end:
             yield start
+            start = skip_space(text, graphemes.snap_forward(text, start + 1, end))
+
+    def _word_starts(self, lo: int, end: int) -> Iterator[int]:
         start = self._word_start(lo, end)
         while start is not None:
             yield start
@@ -511,10 +575,12 @@ POLICIES = {STRUCTURE: StructureFirst, FARTHEST: Farthest, SECTIONS: Sections, W
 
 
 def chunk_document(
-    text: str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base", language: str | None = None
+    text: str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base", language: str | None = None,
+    overlap_unit=DEFAULT_OVERLAP_UNIT,
 ) -> Result:
     """Chunk the whole text at once; the Result also carries warnings and the source's token count.
     `text` may be a Document, prepared once for many settings; `language` as for Document."""
     return ChunkJob(
-        text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language
+        text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language,
+        overlap_unit=overlap_unit,
     ).result()

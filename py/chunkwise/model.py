@@ -16,6 +16,11 @@ HEADING, DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE, SENTENCE, PHRASE, WORD,
 
 STRATEGIES = ("smart", "paragraphs", "markdown", "lines", "sentences", "tokens", "code")
 ENCODINGS = ("cl100k_base", "o200k_base", "chars")
+# Where an overlap may start: "unit", where a unit of the strategy starts (a
+# sentence, line or paragraph) near the requested size; "word", at a word start,
+# as much as fits the requested size. The first is the default.
+OVERLAP_UNITS = ("unit", "word")
+DEFAULT_OVERLAP_UNIT = "unit"
 
 
 class ChunkwiseWarning(UserWarning):
@@ -53,6 +58,7 @@ class Settings:
     overlap: int
     strategy: str
     encoding: str
+    overlap_unit: str = DEFAULT_OVERLAP_UNIT
 
 
 @dataclass

@@ -38,7 +38,10 @@ def chunker_label(settings: Settings) -> str:
     from . import __version__
 
     s = settings
-    return f"chunkwise {__version__} encoding={s.encoding} max_tokens={s.max_tokens} overlap={s.overlap} strategy={s.strategy}"
+    return (
+        f"chunkwise {__version__} encoding={s.encoding} max_tokens={s.max_tokens} overlap={s.overlap}"
+        f" strategy={s.strategy} overlap_unit={s.overlap_unit}"
+    )
 
 
 def chunk_id(doc_id: str, settings: Settings, start: int, end: int, text: str) -> str:
@@ -47,7 +50,9 @@ def chunk_id(doc_id: str, settings: Settings, start: int, end: int, text: str) -
     change to the settings or the document gives new ones. The version is left out:
     a release that cuts the same chunks keeps their ids."""
     s = settings
-    key = json.dumps([doc_id, s.encoding, s.max_tokens, s.overlap, s.strategy, start, end, text], ensure_ascii=False)
+    key = json.dumps(
+        [doc_id, s.encoding, s.max_tokens, s.overlap, s.strategy, s.overlap_unit, start, end, text], ensure_ascii=False
+    )
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -183,25 +183,9 @@ class Separators:
                 return found
         return self._last_regex_cut(level, lo, hi)
 
-    def unit_start(self, level: int, lo: int, end: int) -> int | None:
-        """The first offset in [lo, end) where a unit of this level (a sentence,
-        a line...) starts: just after a cut, past its whitespace."""
-        text, floor = self.text, max(0, lo - 8)
-        if level not in _REGEX_LEVELS:
-            for cut in self.cuts(level, floor, end - 1):
-                start = skip_space(text, cut)
-                if lo <= start < end:
-                    return start
-            return None
-        pattern, use_end, check = _REGEX_LEVELS[level]
-        for m in self._regex_matches(pattern, floor, end - 1, use_end):
-            cut = m.end() if use_end else m.start()
-            if cut < floor:
-                continue
-            start = skip_space(text, cut)
-            if start >= end:
-                return None
-            # Check only the candidates in range: the check is the costly part.
-            if start >= lo and (check is None or check(text, m)):
-                return start
-        return None
+    def is_unit_start(self, i: int, levels) -> bool:
+        """Does a unit of one of these levels (a sentence, a line...) start at i: is i
+        the first text after the whitespace that follows one of their cuts? The
+        text's first character starts every unit."""
+        j = trim_end(self.text, 0, i)
+        return j == 0 or any(skip_space(self.text, cut) == i for level in levels for cut in self.cuts(level, j, i))

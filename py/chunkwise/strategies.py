@@ -38,11 +38,12 @@ class Strategy:
     help: str  # one sentence: the CLI's --help, the page and the README read it
     kind: str  # STRUCTURE, FARTHEST, SECTIONS or WINDOWS
     levels: tuple[int, ...]  # where the strategy may cut; strongest first
-    # The overlap starts at the start of this unit when one fits, else at a word
-    # start; None: between tokens. Smart takes a sentence start only when it keeps
-    # at least half the overlap, the others keep their unit whole when they can.
-    overlap_unit: int | None = SENTENCE
-    overlap_min_share: float = 0.0
+    # Where an overlap may start with overlap_unit="unit": the starts of these
+    # levels' units, strongest group first (see engine.overlap_range for how far
+    # from the requested overlap); None: between tokens (the fixed windows).
+    overlap_starts: tuple[tuple[int, ...], ...] | None = ((PARAGRAPH, LINE, SENTENCE),)
+    # True: with no unit start in range, no overlap rather than part of a unit.
+    whole_units: bool = False
 
     @property
     def fallback_levels(self) -> tuple[int, ...]:
@@ -62,14 +63,13 @@ SPECS = {
             " phrase breaks and words, and only then between tokens; packs pieces up to the budget.",
             STRUCTURE,
             LADDER,
-            overlap_min_share=0.5,
         ),
         Strategy(
             "paragraphs",
             "Whole paragraphs (blank-line blocks) packed together; a paragraph is split only if it alone is too big.",
             FARTHEST,
             (HEADING, PARAGRAPH),
-            overlap_unit=PARAGRAPH,
+            overlap_starts=((PARAGRAPH,), (LINE, SENTENCE)),
         ),
         Strategy(
             "markdown",
@@ -78,9 +78,12 @@ SPECS = {
             SECTIONS,
             (HEADING,),
         ),
-        Strategy("lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, LINE), overlap_unit=LINE),
-        Strategy("sentences", "Whole sentences packed together.", FARTHEST, (HEADING, PARAGRAPH, SENTENCE)),
-        Strategy("tokens", "Fixed windows of tokens: the naive baseline, ignores structure.", WINDOWS, (), overlap_unit=None),
+        Strategy("lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, LINE),
+                 overlap_starts=((PARAGRAPH, LINE),)),
+        Strategy("sentences", "Whole sentences packed together (a sentence is split only if it alone is too big);"
+                 " an overlap is whole sentences or none.", FARTHEST,
+                 (HEADING, PARAGRAPH, SENTENCE), whole_units=True),
+        Strategy("tokens", "Fixed windows of tokens: the naive baseline, ignores structure.", WINDOWS, (), overlap_starts=None),
         Strategy(
             "code",
             "Source code: cuts between definitions (with their comments and decorators), then between"
@@ -88,7 +91,7 @@ SPECS = {
             " smart does this by itself when the language is known.",
             CODE,
             CODE_LADDER,
-            overlap_unit=LINE,
+            overlap_starts=((DEFINITION, NESTED), (PARAGRAPH, STATEMENT), (LINE,)),
         ),
     )
 }

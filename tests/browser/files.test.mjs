@@ -65,7 +65,14 @@ describe("files and downloads", () => {
       const got = await download(page, `download-${fmt}`);
       assert.ok(got.bytes.equals(cli(notes, other, fmt)), `${fmt} after changing settings`);
     }
-    await setSettings(page, { strategy: "smart", size: 512, encoding: "cl100k_base" });
+    // Overlap at word starts, in the page and the CLI alike.
+    const words = { strategy: "sentences", max_tokens: 256, overlap: 40, encoding: "cl100k_base", overlap_unit: "word" };
+    await setSettings(page, { strategy: "sentences", overlap: 40, overlapUnit: "word", encoding: "cl100k_base" });
+    assert.match(await page.textContent("[data-testid=overlap-unit-help]"), /whole words/);
+    const got = await download(page, "download-jsonl");
+    assert.ok(got.bytes.equals(cli(notes, words, "jsonl")), "jsonl with the overlap at word starts");
+    assert.ok(!got.bytes.equals(cli(notes, { ...words, overlap_unit: "unit" }, "jsonl")), "the overlap unit changes the cuts");
+    await setSettings(page, { strategy: "smart", size: 512, overlapUnit: "unit", encoding: "cl100k_base" });
     await page.click("[data-testid=overlap-auto]");
     await waitDone(page);
   });

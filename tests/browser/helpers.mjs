@@ -114,7 +114,7 @@ export async function paste(page, text) {
   await waitDone(page);
 }
 
-export async function setSettings(page, { strategy, size, overlap, encoding }) {
+export async function setSettings(page, { strategy, size, overlap, overlapUnit, encoding }) {
   if (strategy) await page.selectOption("[data-testid=strategy]", strategy);
   if (size != null) {
     const presets = ["256", "512", "1024", "2048", "4096"];
@@ -122,6 +122,7 @@ export async function setSettings(page, { strategy, size, overlap, encoding }) {
     else await page.fill("[data-testid=max-tokens]", String(size));
   }
   if (overlap != null) await page.fill("[data-testid=overlap]", String(overlap));
+  if (overlapUnit) await page.selectOption("[data-testid=overlap-unit]", overlapUnit);
   if (encoding) await page.selectOption("[data-testid=encoding]", encoding);
   await waitDone(page);
 }
@@ -191,10 +192,11 @@ export function engineReference(text, settings) {
   return JSON.parse(out.toString("utf8"));
 }
 
-// The CLI's output bytes for a file.
-export function cli(file, { max_tokens, overlap, strategy, encoding }, format, headers = false, extra = []) {
+// The CLI's output bytes for a file (overlap_unit: only when given, so the CLI's default is tested).
+export function cli(file, { max_tokens, overlap, strategy, encoding, overlap_unit }, format, headers = false, extra = []) {
   const args = ["-m", "chunkwise", file, "--max-tokens", String(max_tokens), "--overlap", String(overlap),
     "--strategy", strategy, "--encoding", encoding, "--format", format, ...extra];
+  if (overlap_unit) args.push("--overlap-unit", overlap_unit);
   if (headers) args.push("--headers");
   return execFileSync(PYTHON, args, { cwd: ROOT, maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
 }

@@ -78,6 +78,25 @@ describe("sharing a setup", () => {
     const autoCommand = await clipboard(page);
     assert.doesNotMatch(autoCommand, /--overlap/);
     assert.ok(runCommand(autoCommand, path.dirname(file)).equals(auto));
+
+    // Overlap at word starts (not the default): named in the address, the command and the Python.
+    await setSettings(page, { overlapUnit: "word" });
+    assert.match(new URL(page.url()).hash, /&overlap_unit=word&/);
+    const words = (await download(page, "download-jsonl")).bytes;
+    assert.ok(!words.equals(auto), "the overlap unit moves where chunks start");
+    await page.click("[data-testid=copy-cli]");
+    const wordCommand = await clipboard(page);
+    assert.match(wordCommand, / --overlap-unit word /);
+    assert.ok(runCommand(wordCommand, path.dirname(file)).equals(words), "the command line's bytes equal the download");
+    await page.click("[data-testid=copy-python]");
+    const wordCode = await clipboard(page);
+    assert.match(wordCode, /overlap_unit="word"/);
+    assert.ok(runPython(wordCode, path.dirname(file)).equals(words), "the Python's bytes equal the download");
+    // A shared address without the unit is the default one again.
+    await page.evaluate(() => { location.hash = "#strategy=paragraphs&size=200&encoding=cl100k_base"; });
+    await page.waitForFunction(() => document.querySelector("[data-testid=overlap-unit]").value === "unit");
+    await waitDone(page);
+    assert.ok((await download(page, "download-jsonl")).bytes.equals(auto));
   });
 
   test("a file read with a chosen encoding: the command and the Python name it", async () => {
