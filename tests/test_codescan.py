@@ -138,6 +138,7 @@ def test_language_names_and_files():
         resolve("klingon")
     assert from_filename("src/app.tsx") == "typescript"
     assert from_filename("Makefile") is None and from_filename("Gemfile") == "ruby"
+    assert from_filename("ios/Foo.podspec") == "ruby" and from_filename("Podfile") == "ruby"  # CocoaPods files are Ruby
     assert from_filename("argparse.py.txt") is None  # .txt says nothing
     assert from_filename("README.md") == "markdown"
 
@@ -160,3 +161,17 @@ def test_a_string_that_ends_the_text_with_a_backslash(language, text):
     structure = scan(text, language)
     assert structure.nls == []
     assert all(d.end <= len(text) for d in structure.definitions)
+
+
+@pytest.mark.parametrize("line", [
+    "    return {:commit => `git ls-remote #{URL} | cut -f 1`.strip}",  # a backtick command (hermes-utils.rb)
+    '    s = s.gsub(/#{Regexp.escape(x)}/, "y")',  # interpolation in a regexp literal (react-native utils.rb)
+])
+def test_ruby_interpolation_outside_quotes_is_no_comment(line):
+    # Found on real Ruby files: "#{" outside quotes was read as a comment to the
+    # end of the line, which hid the closing bracket; every later line then sat at
+    # depth > 0 and no later "def" was found.
+    text = f"def a()\n{line}\nend\n\ndef b()\n    1\nend\n"
+    structure = scan(text, "ruby")
+    assert [d.label for d in structure.definitions] == ["def a", "def b"]
+    assert structure.depths == [0] * len(structure.nls)

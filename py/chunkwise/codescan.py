@@ -189,6 +189,8 @@ class _Scanner:
             pattern = re.escape(marker)
             if marker == "#" and lang.name == "php":
                 pattern = r"#(?!\[)"
+            elif marker == "#" and lang.name == "ruby":
+                pattern = r"#(?!\{)"  # "#{" outside quotes is interpolation (in a regexp literal, %w[]...)
             add("line", pattern, marker[0])
         prefixed = ("rawrust", "rawcpp", "verbatim")
         for kind in sorted(lang.strings, key=lambda k: (k not in prefixed, -len(_OPENER[k][0]))):

@@ -88,8 +88,8 @@ LANGUAGES: dict[str, Language] = {
             transparent=r"namespace\b", attribute=r"#\[",
         ),
         Language(
-            "ruby", "Ruby", (".rb", ".rake", ".gemspec"), ("Rakefile", "Gemfile"), ("#",), (("=begin", "=end", False),),
-            ("heredoc_ruby", '"ml', "'ml"), "indent",
+            "ruby", "Ruby", (".rb", ".rake", ".gemspec", ".podspec"), ("Rakefile", "Gemfile", "Podfile"), ("#",), (("=begin", "=end", False),),
+            ("heredoc_ruby", '"ml', "'ml", "`raw"), "indent",
             decl=r"(?:(?:private|protected|public)[ \t]+)?(?:def|class|module)\b", hash_needs_space=False,
         ),
         Language(
