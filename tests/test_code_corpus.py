@@ -19,13 +19,15 @@ from codebench import CORPUS, cut_report, files  # noqa: E402  (bench/codebench.
 FILES = files()
 # Languages whose files must cut mostly between definitions at 512 tokens (the
 # others are data or markup, where "definitions" are keys or elements).
-DEFINITION_HEAVY = {"python", "javascript", "typescript", "c", "cpp", "csharp", "go", "rust", "php", "shell", "sql"}
+DEFINITION_HEAVY = {"python", "javascript", "typescript", "java", "c", "cpp", "csharp", "go", "rust", "php", "ruby",
+                    "kotlin", "swift", "shell", "sql"}
 
 
 def test_the_corpus_covers_the_languages():
     languages = {language for language, _ in FILES.values()}
-    assert languages >= {"python", "javascript", "typescript", "c", "cpp", "csharp", "go", "rust", "php", "shell",
-                         "sql", "html", "xml", "css", "yaml", "toml", "json", "markdown"}
+    assert languages >= {"python", "javascript", "typescript", "java", "c", "cpp", "csharp", "go", "rust", "php",
+                         "ruby", "kotlin", "swift", "shell", "sql", "html", "xml", "css", "yaml", "toml", "json",
+                         "markdown"}
     sources = (CORPUS / "SOURCES.md").read_text(encoding="utf-8")
     for name in FILES:
         assert f"`{name}`" in sources, f"{name} has no recorded source"
