@@ -263,3 +263,55 @@ def test_a_closed_pipe_stops_the_run_quietly(tmp_path):
     stderr = proc.stderr.read()
     assert proc.wait() == 1
     assert json.loads(first)["index"] == 0 and stderr == b""
+
+
+PY = "import os\n\n\ndef first():\n    # a comment, no heading\n    return 1\n\n\nclass Second:\n    def m(self):\n        return 2\n"
+
+
+def test_text_files_are_read_as_their_extension_says_as_in_plain_mode(tmp_path):
+    """A directory (or pattern) of source files is chunked as code, each file by its
+    own extension, as plain mode does: the rows' chunks are plain mode's records."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text(PY, encoding="utf-8")
+    (tmp_path / "src" / "b.js").write_text("// one\nfunction one() {\n  return 1;\n}\n\nclass Two {\n  m() { return 2; }\n}\n",
+                                           encoding="utf-8")
+    (tmp_path / "src" / "c.md").write_text("# Title\n\n```python\nx = 1\n```\n", encoding="utf-8")
+    settings = ["--max-tokens", "12", "--overlap", "0"]
+    out = run("src", *settings, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    got = records(out.stdout)
+    for name in ("a.py", "b.js", "c.md"):
+        plain = run(f"src/{name}", *settings, cwd=tmp_path)
+        assert [{k: v for k, v in r.items() if k not in ("doc_id", "chunk_id", "metadata", "chunker")}
+                for r in got if r["doc_id"] == f"src/{name}"] == records(plain.stdout), name
+    assert ["def first"] in [r["headings"] for r in got] and ["class Two", "m()"] in [r["headings"] for r in got]
+    assert not any("a comment" in " ".join(r["headings"]) for r in got)
+    # --language text reads every file as prose again; --language python reads the .js as Python
+    prose = records(run("src", *settings, "--language", "text", cwd=tmp_path).stdout)
+    assert ["def first"] not in [r["headings"] for r in prose]
+    assert records(run("src/*.py", *settings, cwd=tmp_path).stdout) == [r for r in got if r["doc_id"] == "src/a.py"]
+
+
+def test_jsonl_rows_honour_language_and_a_language_field(tmp_path):
+    docs = [{"id": "a", "text": PY, "lang": "Python"}, {"id": "b", "text": PY, "lang": "src/x.py"},
+            {"id": "c", "text": PY, "lang": "klingon"}, {"id": "d", "text": PY}]
+    write_jsonl(tmp_path / "docs.jsonl", docs)
+    settings = ["--max-tokens", "12", "--overlap", "0"]
+
+    def headings(*args):
+        rows_ = records(run(tmp_path / "docs.jsonl", *settings, *args).stdout)
+        return {doc["id"]: ["def first"] in [r["headings"] for r in rows_ if r["doc_id"] == doc["id"]] for doc in docs}
+
+    assert headings() == {"a": False, "b": False, "c": False, "d": False}  # rows are prose by default
+    assert headings("--language", "python") == {"a": True, "b": True, "c": True, "d": True}
+    assert headings("--language", "auto") == {"a": True, "b": True, "c": True, "d": True}  # detected
+    # the field names the language (or a file name); an unknown one or none falls back to --language
+    assert headings("--language-field", "lang") == {"a": True, "b": True, "c": False, "d": False}
+    assert headings("--language-field", "lang", "--language", "python") == {"a": True, "b": True, "c": True, "d": True}
+    python = records(run(tmp_path / "docs.jsonl", *settings, "--language", "python").stdout)
+    plain = records(run("--language", "python", *settings, stdin=PY.encode()).stdout)
+    assert [{k: v for k, v in r.items() if k not in ("doc_id", "chunk_id", "metadata", "chunker")}
+            for r in python if r["doc_id"] == "a"] == plain
+    assert python[0]["metadata"] == {"lang": "Python"}  # the field stays metadata
+    out = run(tmp_path / "docs.md", "--language-field", "lang")
+    assert out.returncode == 2 and b"applies to corpus mode" in out.stderr

@@ -46,9 +46,10 @@ class Chunker:
             f" encoding={s.encoding!r}, overlap_unit={s.overlap_unit!r})"
         )
 
-    def chunk_document(self, text: str | Document) -> Result:
-        """Chunks, the source's token count and warnings, as chunkwise.chunk_document gives."""
-        return chunk_document(text, **self._arguments)
+    def chunk_document(self, text: str | Document, language: str | None = None) -> Result:
+        """Chunks, the source's token count and warnings, as chunkwise.chunk_document gives
+        (`language` as there: None for prose, a code language, or "auto")."""
+        return chunk_document(text, language=language, **self._arguments)
 
     def chunk(self, text: str | Document) -> list[Chunk]:
         """The chunks of one text; adjusted settings or repaired text warn (ChunkwiseWarning)."""

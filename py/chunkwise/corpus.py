@@ -23,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Iterator, NamedTuple
 
 from .chunker import Chunker
+from .languages import choose, from_filename, resolve
 from .rows import ID_FIELD, TEXT_FIELD, Doc, chunker_label, doc_from_record, jsonl_line, rows, to_arrow
 from .textio import check_encoding, decode_strict
 
@@ -48,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--text-field", metavar="NAME", help=f"JSONL/Parquet field holding the text (default {TEXT_FIELD})")
     group.add_argument("--jobs", metavar="N", type=_whole(MAX_JOBS), help="worker processes (default: every core)")
     group.add_argument("--max-chars", metavar="N", type=_whole(None), help="a longer document becomes an error row instead of chunks")
+    group.add_argument("--language-field", metavar="NAME",
+                       help="JSONL/Parquet field naming each document's language (python, Go...) or file name (src/a.py);"
+                            " where it is missing or unknown, --language decides")
 
 
 def _whole(most: int | None):
@@ -67,7 +71,7 @@ def _whole(most: int | None):
     return parse
 
 
-CORPUS_ONLY = ("id_field", "text_field", "jobs", "max_chars")
+CORPUS_ONLY = ("id_field", "text_field", "jobs", "max_chars", "language_field")
 
 
 def _kind(path: str) -> str:
@@ -211,6 +215,8 @@ class Options(NamedTuple):
     max_chars: int | None
     fmt: str
     input_encoding: str | None = None  # --input-encoding: the codec of text files (JSON is UTF-8)
+    language: str | None = None  # --language: a language id, "text" or "auto"; None: text files by extension
+    language_field: str | None = None  # --language-field: a record's own language (or file name)
 
 
 _state: dict = {}
@@ -221,6 +227,23 @@ def start_worker(options: Options) -> None:
     _state["chunker"] = Chunker(**options.settings)
     _state["label"] = chunker_label(_state["chunker"].settings)
     _state["options"] = options
+
+
+def _record_language(doc: Doc, record, options: Options) -> Doc:
+    """A JSONL/Parquet document with the language it is read as: its --language-field
+    names a language or a file name; where that is missing or says nothing known,
+    --language decides ("auto" detects); else prose."""
+    if doc.text is None:
+        return doc
+    named = record.get(options.language_field) if options.language_field and isinstance(record, dict) else None
+    if isinstance(named, str) and named.strip():
+        try:
+            language = resolve(named)
+        except ValueError:
+            language = from_filename(named)
+        if language is not None:
+            return doc._replace(language=None if language == "text" else language)
+    return doc._replace(language=choose(options.language, None, doc.text)[0])
 
 
 def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
@@ -241,11 +264,12 @@ def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
             except ValueError as error:
                 yield Doc(None, None, {}, f"not JSON: {error}"), where
                 continue
-            yield doc_from_record(record, options.id_field, options.text_field), where
+            yield _record_language(doc_from_record(record, options.id_field, options.text_field), record, options), where
     elif task.kind == "parquet":
         name = _display(task.source)
         for number, record in enumerate(task.items.to_pylist(), task.first):
-            yield doc_from_record(record, options.id_field, options.text_field), f"row {number} of {name}"
+            doc = doc_from_record(record, options.id_field, options.text_field)
+            yield _record_language(doc, record, options), f"row {number} of {name}"
     else:
         for path in task.items:
             doc_id = _display(path)
@@ -258,7 +282,8 @@ def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
             except ValueError as error:
                 yield Doc(doc_id, None, {}, str(error)), doc_id
                 continue
-            yield Doc(doc_id, text, {}), doc_id
+            # as plain mode reads it: --language, else the file's extension (prose for none)
+            yield Doc(doc_id, text, {}, language=choose(options.language, path, text)[0]), doc_id
 
 
 class Done(NamedTuple):
@@ -448,6 +473,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         dict(max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
              overlap_unit=args.overlap_unit),
         args.id_field or ID_FIELD, args.text_field or TEXT_FIELD, args.max_chars, fmt, args.input_encoding,
+        args.language, args.language_field,
     )
     label = chunker_label(chunker.settings)
     try:

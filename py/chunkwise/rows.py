@@ -31,6 +31,7 @@ class Doc(NamedTuple):
     text: str | None
     metadata: dict
     error: str | None = None
+    language: str | None = None  # what the text is read as: a languages.py id, or None for prose
 
 
 def chunker_label(settings: Settings) -> str:
@@ -94,7 +95,7 @@ def rows(chunker: Chunker, doc: Doc, *, max_chars: int | None = None, label: str
     if max_chars is not None and len(doc.text) > max_chars:
         return [error_row(doc, label, f"{len(doc.text):,} characters, over the limit of {max_chars:,} (--max-chars)")]
     try:
-        chunks = chunker.chunk_document(doc.text).chunks
+        chunks = chunker.chunk_document(doc.text, doc.language).chunks
     except Exception as error:  # a bug must not end the run: report it in the row
         return [error_row(doc, label, f"chunking failed: {type(error).__name__}: {error}")]
     settings = chunker.settings
