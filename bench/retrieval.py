@@ -3,7 +3,8 @@
 public data, with the metrics and embedding model of Smith & Troynikov,
 "Evaluating Chunking Strategies for Retrieval" (Chroma, 2024).
 
-    ./dev bench retrieval [--strategies smart,sentences] [--settings 200/0,250/32] [--no-langchain]
+    ./dev bench retrieval [--strategies smart,sentences] [--settings 200/0,250/32] [--langchain recursive]
+                          [--no-langchain]
 
 Data: the corpora and questions in ROOT/../shared/retrieval-eval (or the folder
 CHUNKWISE_RETRIEVAL_DATA names). All chunks of all corpora form one pool; each
@@ -227,6 +228,8 @@ def main(argv=None) -> int:
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="extra chunkwise keyword argument for every chunkwise row (repeatable)")
     ap.add_argument("--no-langchain", action="store_true", help="skip the LangChain rows")
+    ap.add_argument("--langchain", default="recursive,tokens", metavar="NAMES",
+                    help="which LangChain splitters to measure beside chunkwise (recursive, tokens)")
     ap.add_argument("--out", default=str(ROOT / "bench-results"), help="folder for retrieval.md/json")
     args = ap.parse_args(argv)
 
@@ -243,10 +246,13 @@ def main(argv=None) -> int:
 
     runs = []
     if not args.no_langchain:
+        wanted = args.langchain.split(",")
         for name, fn, settings in (
             ("langchain recursive", recursive_pieces, ((200, 0), (250, 0), (250, 125))),
             ("langchain tokens", token_pieces, ((200, 0), (250, 125))),
         ):
+            if name.split()[-1] not in wanted:
+                continue
             for size, overlap in settings:
                 runs.append((name, size, overlap, lambda cid, t, s=size, o=overlap, fn=fn: fn(cid, t, s, o)))
     for strategy in args.strategies.split(","):

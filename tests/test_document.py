@@ -83,7 +83,7 @@ def test_every_strategy_has_one_policy():
     assert tuple(SPECS) == chunkwise.STRATEGIES
     assert all(spec.kind in POLICIES for spec in SPECS.values())
     assert {type(POLICIES[s.kind](s)).__name__ for s in SPECS.values()} == {
-        "StructureFirst", "Farthest", "Sections", "Windows", "CodeFirst"
+        "StructureFirst", "TopicShifts", "Farthest", "Sections", "Windows", "CodeFirst"
     }
 
 

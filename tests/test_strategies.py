@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.markdown import Outline
@@ -314,3 +316,68 @@ def test_lines_overlap_starts_at_a_line():
 def test_bad_overlap_unit_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown overlap_unit 'clause'; choose one of unit, word"):
         chunkwise.chunk("text", overlap_unit="clause")
+
+
+# -- topics: cuts where the topic shifts ----------------------------------------
+CATS = [
+    "Cats sleep in the warm sun all afternoon.", "A cat keeps its whiskers clean with care.",
+    "Young cats chase string and paper balls.", "Cats purr when they feel safe and warm.",
+    "Many cats sleep on soft blankets at night.", "A cat licks its fur after every meal.",
+    "Old cats purr softly near the warm stove.", "Cats purr and sleep in the warm sun.",
+]
+ROCKETS = [
+    "Rockets burn liquid fuel to reach orbit.", "The rocket engine roars during the launch.",
+    "Engineers check the fuel tanks before launch.", "A rocket stage falls away after burning fuel.",
+    "Orbit needs great speed from every rocket engine.", "Launch crews watch the rocket climb to orbit.",
+    "The second stage fires its engine in orbit.", "Rocket fuel is pumped into the tanks by crews.",
+]
+
+
+def test_topics_cut_where_the_topic_shifts():
+    text = " ".join(CATS + ROCKETS)  # one paragraph: only sentence ends to cut at
+    boundary = len(" ".join(CATS))
+    tokens = chunkwise.chunk(text, max_tokens=1000, overlap=0)[0].token_count
+    budget = tokens * 3 // 4  # the cat half is two thirds of that
+    topics = chunkwise.chunk(text, max_tokens=budget, overlap=0, strategy="topics")
+    assert topics[0].end == boundary, topics[0].text[-60:]
+    smart = chunkwise.chunk(text, max_tokens=budget, overlap=0, strategy="smart")
+    assert smart[0].end > boundary  # fills the budget, past the change of subject
+    assert_invariants(text, topics, budget, "cl100k_base")
+
+
+def test_topic_shift_is_one_minus_the_word_overlap():
+    from chunkwise.topics import Cohesion
+
+    same = "Rockets burn fuel. Rockets burn fuel."
+    assert Cohesion(same).shift(same.index(" R") + 1) == 0.0
+    apart = "Cats purr softly. Rockets burn fuel."
+    assert Cohesion(apart).shift(apart.index(" R") + 1) == 1.0
+    # the window before a cut starts no earlier than the chunk: no words there, no shared words
+    assert Cohesion(same).shift(same.index(" R") + 1, since=same.index(" R") + 1) == 1.0
+
+
+_VOCAB = ["cat", "cats", "Cat", "rocket", "ROCKET", "fuel", "orbit", "sleep", "warm", "the", "and", "ab", "x", "é" * 3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    words=st.lists(st.tuples(st.sampled_from(_VOCAB), st.sampled_from(["", ".", ",", "\n", "  "])), max_size=300),
+    data=st.data(),
+)
+def test_topic_shifts_in_one_sweep_equal_counting_each_window(words, data):
+    """Cohesion.shifts slides two windows over the chunk's cuts, updating counts,
+    dot product and norms word by word: the same numbers as counting each cut's
+    two windows afresh (topics.cosine), to the last bit."""
+    from collections import Counter
+
+    from chunkwise import topics
+
+    text = " ".join(w + sep for w, sep in words)
+    since = data.draw(st.integers(0, len(text)))
+    cuts = sorted(set(data.draw(st.lists(st.integers(since, len(text)), min_size=1, max_size=30))))
+    cohesion = topics.Cohesion(text)
+    starts, ids = cohesion._words
+    for cut, got in zip(cuts, cohesion.shifts(since, cuts)):
+        before = Counter(i for s, i in zip(starts, ids) if max(since, cut - topics.WINDOW) <= s < cut)
+        after = Counter(i for s, i in zip(starts, ids) if cut <= s < cut + topics.WINDOW)
+        assert got == 1.0 - topics.cosine(before, after)

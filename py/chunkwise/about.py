@@ -13,6 +13,7 @@ from .strategies import SPECS
 # Labels as the page shows them, and one line of help each.
 STRATEGY_LABELS = {
     "smart": "Smart",
+    "topics": "Topic shifts",
     "paragraphs": "Paragraphs",
     "markdown": "Markdown headings",
     "lines": "Lines",

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Iterator, NamedTuple
 
-from . import graphemes
+from . import graphemes, topics
 from .counter import CharIndex, TokenIndex
 from .codescan import scan
 from .codeseps import CodeOutline, CodeSeparators
@@ -28,7 +28,7 @@ from .model import (
     BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, HEADING, OVERLAP_UNITS, STRATEGIES, TOKEN, Chunk, Result, Settings,
 )
 from .separators import Separators, next_space, skip_space, trim_end
-from .strategies import CODE, CODE_STRUCTURE, FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, WINDOWS, Strategy
+from .strategies import CODE, CODE_STRUCTURE, FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, TOPICS, WINDOWS, Strategy
 from .textio import replace_surrogates
 from .tokenizers import get_tokenizer
 from .whitespace import is_space
@@ -153,6 +153,11 @@ class Document:
         return Separators(self.text, self.outline)
 
     @cached_property
+    def cohesion(self) -> topics.Cohesion:
+        """The content words, for where the topic shifts (the topics strategy)."""
+        return topics.Cohesion(self.text)
+
+    @cached_property
     def code_separators(self) -> CodeSeparators:
         """The code ladder's cuts (the code strategy; smart, for code)."""
         outline = self.outline if self.is_code else CodeOutline(self.structure)
@@ -260,6 +265,7 @@ class ChunkJob:
         self.policy = POLICIES[self.strategy.kind](self.strategy)
         # Tokens a chunk must reach for a cut of each level to be taken (structure first).
         self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
+        self._topic_fill = math.ceil(topics.MIN_FILL * budget)
         self.index = doc.index(encoding)
         self.outline = doc.outline
         self.seps = doc.code_separators if doc.is_code or self.strategy.kind == CODE else doc.separators
@@ -369,7 +375,7 @@ class ChunkJob:
         cut of any level below its fill; else a cut between tokens."""
         fallback = None
         for c in self.candidates(w, levels):
-            if c.cut >= self._fill_offset(w.a, c.level):
+            if c.cut >= self._fill_offset(w.a, self._fill[c.level]):
                 return c
             if fallback is None or c.cut > fallback.cut:
                 fallback = c
@@ -384,7 +390,7 @@ class ChunkJob:
         for level in levels:
             if level not in CODE_STRUCTURE:
                 break
-            cut = best(level, max(w.floor + 1, self._fill_offset(w.a, level)), w.hi)
+            cut = best(level, max(w.floor + 1, self._fill_offset(w.a, self._fill[level])), w.hi)
             if cut is not None and trim_end(text, w.a, cut) > w.floor:
                 return Candidate(cut, level)
         structural = tuple(level for level in levels if level in CODE_STRUCTURE)
@@ -395,9 +401,25 @@ class ChunkJob:
                 return found
         return self.token_cut(w)
 
-    def _fill_offset(self, a: int, level: int) -> int:
-        """Where a chunk starting at a reaches the fill a cut of this level needs."""
-        return self.index.offset_after(self.index.tokens_before(a) + self._fill[level])
+    def _fill_offset(self, a: int, tokens: int) -> int:
+        """Where a chunk starting at a reaches this many tokens."""
+        return self.index.offset_after(self.index.tokens_before(a) + tokens)
+
+    def topic_cut(self, w: Window) -> Candidate | None:
+        """Of the heading, paragraph, line and sentence cuts that leave the chunk at
+        least topics.MIN_FILL of the budget, the one where the topic shifts most for
+        its strength (topics.best_cut); None when there is none."""
+        lo = max(w.floor + 1, self._fill_offset(w.a, self._topic_fill))
+        if lo > w.hi:
+            return None
+        text = self.text
+        found = [
+            (cut, level)
+            for level in topics.LEVELS
+            for cut in self.seps.cuts(level, lo, w.hi)
+            if trim_end(text, w.a, cut) > w.floor
+        ]
+        return Candidate(*topics.best_cut(self.document.cohesion, w.a, found)) if found else None
 
     def heading_cut(self, w: Window) -> Candidate | None:
         """The first cut before a heading after some body text of this chunk."""
@@ -518,6 +540,15 @@ class StructureFirst:
         return job.structure_first(w, self.levels)
 
 
+class TopicShifts(StructureFirst):
+    """topics: where the topic shifts most for the strength of the cut, among the
+    heading, paragraph, line and sentence cuts that keep the chunk at least a
+    quarter full (topics.py); where there is none, as smart."""
+
+    def pick(self, job: ChunkJob, w: Window) -> Candidate:
+        return job.topic_cut(w) or job.structure_first(w, self.levels)
+
+
 class Farthest:
     """paragraphs, lines, sentences: the farthest cut of the strategy's levels (the
     stronger level on a tie); a unit too big alone is split structure-first below them."""
@@ -571,7 +602,7 @@ class Windows:
         return job.token_cut(w)
 
 
-POLICIES = {STRUCTURE: StructureFirst, FARTHEST: Farthest, SECTIONS: Sections, WINDOWS: Windows, CODE: CodeFirst}
+POLICIES = {STRUCTURE: StructureFirst, TOPICS: TopicShifts, FARTHEST: Farthest, SECTIONS: Sections, WINDOWS: Windows, CODE: CodeFirst}
 
 
 def chunk_document(

@@ -28,6 +28,7 @@ FARTHEST = "farthest"  # the farthest cut of its levels; a unit too big for the 
 #                        split structure-first at the levels below them
 SECTIONS = "sections"  # a cut before every heading, even when the rest would fit; then FARTHEST
 WINDOWS = "windows"  # fixed token windows: a cut between tokens only
+TOPICS = "topics"  # where the topic shifts most for the cut's strength (topics.py); else STRUCTURE
 CODE = "code"  # STRUCTURE on the code ladder, the shallowest cut of a level first, and
 #                never inside a string or comment while a cut outside one fits
 
@@ -36,7 +37,7 @@ CODE = "code"  # STRUCTURE on the code ladder, the shallowest cut of a level fir
 class Strategy:
     name: str
     help: str  # one sentence: the CLI's --help, the page and the README read it
-    kind: str  # STRUCTURE, FARTHEST, SECTIONS or WINDOWS
+    kind: str  # STRUCTURE, TOPICS, FARTHEST, SECTIONS, WINDOWS or CODE
     levels: tuple[int, ...]  # where the strategy may cut; strongest first
     # Where an overlap may start with overlap_unit="unit": the starts of these
     # levels' units, strongest group first (see engine.overlap_range for how far
@@ -62,6 +63,14 @@ SPECS = {
             "Structure first: cuts before headings, then at blank lines, line breaks, sentence ends,"
             " phrase breaks and words, and only then between tokens; packs pieces up to the budget.",
             STRUCTURE,
+            LADDER,
+        ),
+        Strategy(
+            "topics",
+            "Cuts where the topic shifts: of the heading, paragraph, line and sentence breaks that keep"
+            " a chunk at least a quarter full, the one whose two sides share the fewest words, for its strength;"
+            " smaller chunks than smart, and about 2-3 times its time.",
+            TOPICS,
             LADDER,
         ),
         Strategy(
