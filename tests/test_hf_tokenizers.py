@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+from tokenizers import Regex, Tokenizer, decoders
+from tokenizers import __version__ as tokenizers_version
+from tokenizers import models, normalizers, pre_tokenizers, trainers
 
 from chunkwise.hf_tokenizer import SEPARABLE, Unsupported, load_tokenizer_json
-from hf_files import CORPUS, ROOT, tokenizer_path
+from hf_files import CORPUS, tokenizer_path
 
 SAMPLES = [
     "Hello, world! It's a test: don't panic; we'll see. WE'RE LOUD",
@@ -214,16 +214,16 @@ def test_trained_tokenizers(name):
 
 def _separable_cases(pure, texts):
     for text in texts:
-        cuts = [m.start() for m in SEPARABLE.finditer(text) if m.start() > 0]
+        cuts = [m.start() for m in SEPARABLE.finditer(text) if m.start() > 0 and pure.separable_check(text, m)]
         whole = pure.encode(text)
-        for p in cuts[:6]:
+        for p in cuts[:12]:
             assert pure.encode(text[:p]) + pure.encode_continued(text[p:]) == whole, (text[:60], p)
 
 
 def test_counts_add_up_at_separable_offsets(registry_pair):
     _, pure, _ = registry_pair
     assert pure.cuts_at_spaces
-    _separable_cases(pure, SAMPLES + _random_texts(3, 600))
+    _separable_cases(pure, SAMPLES + ["a </s> , b <s> c [CLS] d", "x <|begin_of_text|> y"] + _random_texts(3, 600))
 
 
 @pytest.mark.parametrize("name", sorted(TRAINED))
@@ -266,6 +266,25 @@ def test_not_a_tokenizer_file():
 
 
 def test_unicode_tables_match_the_pinned_tokenizers():
-    """py/chunkwise/hf_unicode.py is what tools/gen_hf_unicode.py writes for this tokenizers version."""
-    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_hf_unicode.py"), "--check"], capture_output=True)
-    assert result.returncode == 0, "regenerate py/chunkwise/hf_unicode.py with tools/gen_hf_unicode.py"
+    """py/chunkwise/hf_unicode.py (written by tools/gen_hf_unicode.py) says what the
+    pinned tokenizers does, on a sample of code points (the tool checks them all)."""
+    from tokenizers import pre_tokenizers as pre
+
+    from chunkwise import hf_unicode
+    from chunkwise.hf_text import PUNCTUATION, RangeSet, lowercase
+
+    assert hf_unicode.VERSION == tokenizers_version
+    rng = random.Random(3)
+    sample = [o for o in (rng.randrange(0x110000) for _ in range(3000)) if not 0xD800 <= o <= 0xDFFF]
+    sample += list(range(0x80, 0x400)) + [0x200B, 0x200D, 0x08CF, 0x31A27, 0x1AE6, 0x130, 0x3A3]
+    bert_lower = normalizers.BertNormalizer(clean_text=False, handle_chinese_chars=False, strip_accents=False, lowercase=True)
+    clean = normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=False, strip_accents=False, lowercase=False)
+    removed = RangeSet(hf_unicode.CLEAN_REMOVED)
+    letters = RangeSet(hf_unicode.ONIG_LETTER)
+    letter = pre.Split(Regex(r"\p{L}"), "isolated")
+    for o in sample:
+        c = chr(o)
+        assert bert_lower.normalize_str(c) == lowercase(c), hex(o)
+        assert (clean.normalize_str("a" + c + "a") == "aa") == (c in removed), hex(o)
+        assert (len(pre.BertPreTokenizer().pre_tokenize_str("a" + c + "a")) == 3 and c != " ") == (c in PUNCTUATION), hex(o)
+        assert (letter.pre_tokenize_str("1" + c + "1")[1:2] == [(c, (1, 2))]) == (c in letters), hex(o)

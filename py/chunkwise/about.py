@@ -8,6 +8,7 @@ from . import __version__
 from .engine import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_TOLERANCE
 from .languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES
+from .presets import PRESETS
 from .strategies import SPECS
 
 # Labels as the page shows them, and one line of help each.
@@ -73,6 +74,13 @@ def describe() -> dict:
         "overlap_units": [
             {"name": name, "label": OVERLAP_UNIT_HELP[name][0], "help": OVERLAP_UNIT_HELP[name][1]}
             for name in OVERLAP_UNITS
+        ],
+        # Embedding models: choosing one sets the encoding and, unless the user set
+        # one, max_tokens to what the model embeds whole (its limit less its special tokens).
+        "models": [
+            {"name": p.name, "label": p.label, "encoding": p.tokenizer, "max_input_tokens": p.max_input_tokens,
+             "special_tokens": p.special_tokens, "chunk_tokens": p.chunk_tokens, "licence": p.licence}
+            for p in PRESETS.values()
         ],
         "boundaries": [{"name": name, "help": BOUNDARY_HELP[name]} for name in BOUNDARIES],
         # what a text may be read as: "auto" (file name, else strong signals), "text" (prose), or a language

@@ -20,8 +20,11 @@ from bisect import bisect_left
 from . import __version__, export, stats
 from .about import DEFAULTS, describe
 from .engine import ChunkJob, Document, chunk_document
+from .hf_registry import provide_preset, register_file
 from .languages import LANGUAGES, choose
+from .presets import truncation_warning
 from .textio import decode_bytes
+from .tokenizers import get_tokenizer
 
 VERSION = __version__
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -57,6 +60,7 @@ class Session:
         self.finished = None  # the Result of the last run that finished on this document
         self.files: list[tuple[str, str]] = []  # several files: (name, decoded text)
         self.files_result = None  # their Results for the last settings
+        self.model: str | None = None  # the embedding-model preset of the current run
 
     # -- the document --------------------------------------------------------
     def open_file(self, data, encoding: str | None = None) -> str:
@@ -94,6 +98,7 @@ class Session:
         s = json.loads(settings_json)
         self.finished = None
         self._read_as(s.get("language") or "auto", s.get("filename"))
+        self.model = s.get("model") or None
         self.job = ChunkJob(self.document, **_settings(s))
         settings = self.job.settings
         lang = self.document.language
@@ -120,7 +125,11 @@ class Session:
         out = {"chunks": [self.record(c) for c in chunks], "done": bool(job.done), "progress": float(job.progress)}
         if job.done:
             self.finished = job.result()
-            out["stats"] = stats.compute(self.finished)
+            out["stats"] = stats.compute(self.finished, self.model)
+            warning = self.model and truncation_warning(
+                self.model, self.finished.settings.max_tokens, [c.token_count for c in self.finished.chunks])
+            if warning:
+                out["stats"]["warnings"].append(warning)
         return _json(out)
 
     def record(self, chunk) -> dict:
@@ -181,6 +190,19 @@ class Session:
         several = len(self.files) > 1
         groups = [(r.chunks, name if several else None) for (name, _), r in zip(self.files, self.files_result)]
         return export.render_many(groups, fmt, headers=bool(headers)).encode("utf-8")
+
+    # -- tokenizers ----------------------------------------------------------
+    def provide_tokenizer(self, file_id: str, text: str) -> None:
+        """A preset's tokenizer file, fetched by the worker from the page's vendor folder."""
+        provide_preset(file_id, text)
+
+    def load_tokenizer(self, name: str, text: str) -> str:
+        """A tokenizer.json the user opened. -> JSON {encoding, family, special_tokens};
+        raises ValueError with a clear message when it cannot be counted exactly."""
+        encoding = register_file(text, name=name)
+        tokenizer = get_tokenizer(encoding)
+        return _json({"encoding": encoding, "family": tokenizer.family,
+                      "special_tokens": tokenizer.special_tokens_added})
 
     def export(self, fmt: str, headers) -> bytes:
         """Exactly the bytes the CLI writes for the same text and settings."""

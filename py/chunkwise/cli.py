@@ -11,8 +11,10 @@ import textwrap
 from . import corpus, export, stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
 from .engine import MAX_SETTING, chunk_document
+from .hf_registry import register_file
 from .languages import LANGUAGES, choose, resolve
 from .model import ENCODINGS, OVERLAP_UNITS, STRATEGIES
+from .presets import PRESETS, model_settings, truncation_warning
 from .textio import check_encoding, decode_bytes
 
 EXAMPLES = """\
@@ -38,6 +40,12 @@ def epilog() -> str:
     lines.append("A file whose extension names a language (.py, .ts, .go, .rs, .yaml...) is read")
     lines.append("as code: smart then cuts like `code`, chunks start at a line start (indentation")
     lines.append("kept), '#' comments are never headings, and headings is the definition path.")
+    lines.append("")
+    lines.append("models (--model NAME: its tokenizer, and --max-tokens what it embeds whole):")
+    for m in d["models"]:
+        lines.append(f"  {m['name']:<24}{m['max_input_tokens']} tokens ({m['special_tokens']} special): {m['label']}")
+    lines.append("--tokenizer PATH counts in a Hugging Face tokenizer.json (WordPiece, BPE, Unigram);")
+    lines.append("token_count leaves out the special tokens the model adds.")
     lines.append("")
     lines.append("boundary (why a chunk ends there): " + ", ".join(f"{b['name']} ({b['help']})" for b in d["boundaries"]) + ".")
     lines.append("")
@@ -95,8 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - is standard input (the default)")
-    parser.add_argument("--max-tokens", type=_positive, default=DEFAULTS["max_tokens"], metavar="N",
-                        help=f"budget per chunk, overlap included (default {DEFAULTS['max_tokens']})")
+    parser.add_argument("--max-tokens", type=_positive, default=None, metavar="N",
+                        help=f"budget per chunk, overlap included (default {DEFAULTS['max_tokens']},"
+                        " or with --model what the model embeds whole)")
     parser.add_argument("--overlap", type=_non_negative, default=None, metavar="N",
                         help=f"tokens repeated from the previous chunk (default: {OVERLAP_RULE})")
     parser.add_argument("--overlap-unit", choices=OVERLAP_UNITS, default=DEFAULTS["overlap_unit"],
@@ -105,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
                         ) + f" (default {DEFAULTS['overlap_unit']})")
     parser.add_argument("--strategy", choices=STRATEGIES, default=DEFAULTS["strategy"],
                         help=f"where cuts may fall (default {DEFAULTS['strategy']}; see below)")
-    parser.add_argument("--encoding", choices=ENCODINGS, default=DEFAULTS["encoding"],
+    parser.add_argument("--encoding", choices=ENCODINGS, default=None,
                         help=f"tokenizer (default {DEFAULTS['encoding']}; chars counts characters)")
     parser.add_argument(
         "--language", type=_language, default=None, metavar="LANG",
@@ -117,6 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="read text files and standard input with this codec (cp1251, latin-1, utf-16-le, ...) instead of"
         " detecting UTF-8/16/32; JSONL stays UTF-8",
     )
+    parser.add_argument("--model", choices=list(PRESETS), metavar="NAME",
+                        help="count in this embedding model's tokenizer and fit its limit (see models below)")
+    parser.add_argument("--tokenizer", metavar="PATH",
+                        help="count in a Hugging Face tokenizer.json (WordPiece, BPE, Unigram)")
     parser.add_argument("--format", choices=(*FORMATS, *(f for f in corpus.OUTPUT_FORMATS if f not in FORMATS)),
                         help=f"output format (default {DEFAULTS['format']}; parquet only in corpus mode)")
     parser.add_argument("--headers", action="store_true", help="with --format text: head each chunk with '--- Chunk n/N ---'")
@@ -188,6 +201,19 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if sum(x is not None for x in (args.encoding, args.model, args.tokenizer)) > 1:
+        parser.error("choose one of --encoding, --model and --tokenizer")
+    encoding, max_tokens = args.encoding or DEFAULTS["encoding"], args.max_tokens
+    if args.model:
+        encoding, max_tokens = model_settings(args.model, max_tokens)
+    elif args.tokenizer:
+        try:
+            encoding = register_file(args.tokenizer)
+        except ValueError as error:
+            parser.error(f"--tokenizer {args.tokenizer}: {error}")
+    if max_tokens is None:
+        max_tokens = DEFAULTS["max_tokens"]
+    args.encoding, args.max_tokens = encoding, max_tokens  # what corpus mode reads
     if corpus.wanted(args):
         return corpus.main(args, parser)
     corpus.check(args, parser)
@@ -227,15 +253,21 @@ def _main(argv: list[str] | None) -> int:
         language, why = choose(args.language, path, text)
         if args.language == "auto":
             print(f"chunkwise: {name}: read as {LANGUAGES[language].label if language else 'prose'} ({why})", file=sys.stderr)
-        result = chunk_document(
-            text, max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
-            language=language or "text",
-            overlap_unit=args.overlap_unit,
-        )
+        try:
+            result = chunk_document(
+                text, max_tokens=max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=encoding,
+                language=language or "text", overlap_unit=args.overlap_unit,
+            )
+        except ValueError as error:  # e.g. a preset's tokenizer file that is not on this machine
+            parser.error(str(error))
+        if args.model:
+            warning = truncation_warning(args.model, max_tokens, [c.token_count for c in result.chunks])
+            if warning:
+                result.warnings.append(warning)
         for warning in result.warnings:
             print(f"chunkwise: warning: {warning}", file=sys.stderr)
         if args.stats:
-            print(json.dumps({"source": name, **stats.compute(result)}, ensure_ascii=False), file=sys.stderr)
+            print(json.dumps({"source": name, **stats.compute(result, args.model)}, ensure_ascii=False), file=sys.stderr)
         outputs.append((result.chunks, os.path.basename(name) if several else None))
     body = export.render_many(outputs, args.format, headers=args.headers).encode("utf-8")
     if args.output:

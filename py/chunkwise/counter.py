@@ -55,6 +55,12 @@ class TokenIndex:
         self.text = text
         self.n = len(text)
         self._encode = tokenizer.encode
+        # A tail (text after a separable offset) continues the document: Hugging Face
+        # tokenizers that prefix the start of an input (Prepend "▁") encode it without.
+        self._encode_tail = getattr(tokenizer, "encode_continued", tokenizer.encode)
+        # Where the document may be split: tiktoken's rule, or the tokenizer's own.
+        self._separable = getattr(tokenizer, "separable", _SEPARABLE)
+        self._separable_match = getattr(tokenizer, "separable_check", _separable_match)
         self._char_ends = tokenizer.char_ends
         self.done = 0  # text[:done] is tokenized; done is separable (or the end)
         # The text is tokenized in blocks. For each block: its first character,
@@ -67,13 +73,14 @@ class TokenIndex:
         self._head_memo: tuple = (-1, None, 0)  # (a, q1, tokens of text[a:q1])
         self._tail_memo: tuple = (-1, -1, 0)  # (b, q2, tokens of text[q2:b])
         self._piece_counts: dict[str, int] = {}
+        self._tail_counts: dict[str, int] = {}
 
     # -- separable offsets ---------------------------------------------------
     def first_separable(self, lo: int, hi: int) -> int | None:
         """First separable offset p with lo <= p < hi, judged inside text[:hi]."""
         text = self.text
-        for m in _SEPARABLE.finditer(text, lo, hi):
-            if _separable_match(text, m):
+        for m in self._separable.finditer(text, lo, hi):
+            if self._separable_match(text, m):
                 return m.start()
         return None
 
@@ -90,8 +97,8 @@ class TokenIndex:
         while True:
             start = max(lo, hi - width)
             found = None
-            for m in _SEPARABLE.finditer(text, start, end):
-                if m.start() <= hi and _separable_match(text, m):
+            for m in self._separable.finditer(text, start, end):
+                if m.start() <= hi and self._separable_match(text, m):
                     found = m.start()
             if found is not None or start == lo:
                 return found
@@ -173,7 +180,7 @@ class TokenIndex:
             q1, head = a, 0
         else:
             q1 = self.first_separable(a + 1, b)
-            head = self._count_piece(self.text[a:q1]) if q1 is not None else 0
+            head = self._count_piece(self.text[a:q1], self._piece_counts, self._encode) if q1 is not None else 0
         self._head_memo = (a, q1, head)
         return q1, head
 
@@ -183,24 +190,25 @@ class TokenIndex:
         if memo[0] == b and memo[1] > q1:
             return memo[1], memo[2]
         q2 = b if b == self.n else (self.last_separable(q1 + 1, b) or q1)
-        tail = self._count_piece(self.text[q2:b]) if q2 < b else 0
+        tail = self._count_piece(self.text[q2:b], self._tail_counts, self._encode_tail) if q2 < b else 0
         self._tail_memo = (b, q2, tail)
         return q2, tail
 
-    def _count_piece(self, piece: str) -> int:
+    @staticmethod
+    def _count_piece(piece: str, memo: dict, encode) -> int:
         """Tokens of a head or tail; short ones repeat ("." "。" ")."), so they are remembered."""
         if len(piece) > 12:
-            return len(self._encode(piece))
-        known = self._piece_counts.get(piece)
+            return len(encode(piece))
+        known = memo.get(piece)
         if known is None:
-            if len(self._piece_counts) > 4096:
-                self._piece_counts.clear()
-            known = self._piece_counts[piece] = len(self._encode(piece))
+            if len(memo) > 4096:
+                memo.clear()
+            known = memo[piece] = len(encode(piece))
         return known
 
     def is_separable(self, p: int) -> bool:
-        m = _SEPARABLE.match(self.text, p)
-        return m is not None and _separable_match(self.text, m)
+        m = self._separable.match(self.text, p)
+        return m is not None and self._separable_match(self.text, m)
 
 
 class CharIndex:

@@ -25,12 +25,12 @@ from .codeseps import CodeOutline, CodeSeparators
 from .languages import CODE_LANGUAGES, detect, resolve
 from .markdown import Outline
 from .model import (
-    BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, HEADING, OVERLAP_UNITS, STRATEGIES, TOKEN, Chunk, Result, Settings,
+    BOUNDARIES, DEFAULT_OVERLAP_UNIT, HEADING, OVERLAP_UNITS, STRATEGIES, TOKEN, Chunk, Result, Settings,
 )
 from .separators import Separators, next_space, skip_space, trim_end
 from .strategies import CODE, CODE_STRUCTURE, FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, TOPICS, WINDOWS, Strategy
 from .textio import replace_surrogates
-from .tokenizers import get_tokenizer
+from .tokenizers import check_encoding, get_tokenizer
 from .whitespace import is_space
 
 END = -1  # the pseudo level of the document's end
@@ -79,8 +79,7 @@ def settle(
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if overlap_unit not in OVERLAP_UNITS:
         raise ValueError(f"unknown overlap_unit {overlap_unit!r}; choose one of {', '.join(OVERLAP_UNITS)}")
-    if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    check_encoding(encoding)
     max_tokens = _whole("max_tokens", max_tokens)
     overlap = None if overlap is None else _whole("overlap", overlap)
     if max_tokens < 1:

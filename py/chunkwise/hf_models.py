@@ -10,6 +10,7 @@ from heapq import heapify, heappop, heappush
 from .hf_normalizers import Unsupported
 
 _WORD_CACHE = 1 << 16
+_CACHED_WORD = 64  # longer words (a whole text, for a tokenizer without pre-tokenizer) are not kept
 
 
 class WordPiece:
@@ -28,7 +29,7 @@ class WordPiece:
         if known is not None:
             return known
         ids = self._tokenize(word)
-        if len(self._cache) < _WORD_CACHE:
+        if len(self._cache) < _WORD_CACHE and len(word) <= _CACHED_WORD:
             self._cache[word] = ids
         return ids
 
@@ -94,7 +95,7 @@ class BPE:
             if direct is not None:
                 return [direct]
         ids = self._merge(self._symbols(word))
-        if len(self._cache) < _WORD_CACHE:
+        if len(self._cache) < _WORD_CACHE and len(word) <= _CACHED_WORD:
             self._cache[word] = ids
         return ids
 
@@ -208,7 +209,7 @@ class Unigram:
         if known is not None:
             return known
         ids = self._viterbi(word)
-        if len(self._cache) < _WORD_CACHE:
+        if len(self._cache) < _WORD_CACHE and len(word) <= _CACHED_WORD:
             self._cache[word] = ids
         return ids
 

@@ -74,6 +74,9 @@ class _AddedTokens:
         self.options = options
         alternatives = sorted(self.ids, key=len, reverse=True)  # leftmost-longest
         self.regex = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
+        # An added token that ends where a search window ends.
+        self.ending = re.compile("(?:" + "|".join(map(re.escape, alternatives)) + r")\Z") if alternatives else None
+        self.longest = max(map(len, alternatives), default=0)
 
     def split(self, text: str) -> list[tuple[str, int | None]]:
         """Pieces of text: (plain text, None) or (token text, id), in order."""
@@ -194,6 +197,9 @@ class HFTokenizer(Tokenizer):
         self._continued_normalizer = build_normalizer(_without_prepend(data.get("normalizer")))
         self._continued_pre_tokenizer = build_pre_tokenizer(_without_prefix_space(data.get("pre_tokenizer")))
         self.cuts_at_spaces = _cuts_at_spaces(data)
+        # Where the token index may split the document (TokenIndex asks): before a
+        # space after a letter, digit or ASCII symbol; nowhere when that is not exact.
+        self.separable = SEPARABLE if self.cuts_at_spaces else NOWHERE
         self._start_steps = bool(self._prepend) or _has_prefix_space(data.get("pre_tokenizer"))
         self.backend = "pure"
         self._fast = None
@@ -212,7 +218,18 @@ class HFTokenizer(Tokenizer):
     def encode_continued(self, text: str) -> list[int]:
         """The ids of text that continues a longer input (after a cut at a space):
         no start-of-input prefix (Prepend, ByteLevel add_prefix_space, Metaspace "first")."""
+        if self._fast is not None and not self._start_steps:
+            return self._fast(text)
         return self._encode(text, continued=True)
+
+    def separable_check(self, text: str, match) -> bool:
+        """No cut right after an added token: the text after it starts a new
+        segment, which the start-of-input steps (and rstrip) treat differently."""
+        ending = self.added.ending
+        if ending is None:
+            return True
+        p = match.start()
+        return ending.search(text, max(0, p - self.added.longest), p) is None
 
     def _encode(self, text: str, continued: bool) -> list[int]:
         out: list[int] = []
@@ -264,8 +281,8 @@ class HFTokenizer(Tokenizer):
         if not self.cuts_at_spaces:
             k = len(self.encode(text)) if base == 0 else self.count_continued(text)
             n = len(text)
-            return [base + (n * (i + 1)) // k for i in range(k)] if k else []
-        cuts = [m.start() for m in SEPARABLE.finditer(text) if m.start() > 0]
+            return [base + max(1, (n * (i + 1)) // k) for i in range(k)] if k else []
+        cuts = [m.start() for m in SEPARABLE.finditer(text) if m.start() > 0 and self.separable_check(text, m)]
         bounds = [0] + cuts + [len(text)]
         memo = self._piece_counts
         if len(memo) > 1 << 18:
@@ -284,12 +301,15 @@ class HFTokenizer(Tokenizer):
                 ends.append(base + b)
             elif k:
                 width = b - a
-                ends.extend(base + a + (width * (j + 1)) // k for j in range(k))
+                # Every token ends inside its piece, after its start (a piece can
+                # have more tokens than characters).
+                ends.extend(base + a + max(1, (width * (j + 1)) // k) for j in range(k))
         return ends
 
 
 # A cut before a space that follows a letter, digit or ASCII symbol.
 SEPARABLE = re.compile(r"(?<=[!-~]|[^\W_])(?= )")
+NOWHERE = re.compile(r"(?!)")
 
 
 def _has_prefix_space(spec) -> bool:

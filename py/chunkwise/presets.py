@@ -41,6 +41,35 @@ class Preset:
         return self.max_input_tokens - self.special_tokens
 
 
+def model_settings(name: str, max_tokens: int | None) -> tuple[str, int]:
+    """The encoding of a preset, and max_tokens (unless given: the largest chunk
+    the model embeds whole)."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown model {name!r}; choose one of {', '.join(PRESETS)}")
+    preset = PRESETS[name]
+    return preset.tokenizer, max_tokens if max_tokens is not None else preset.chunk_tokens
+
+
+def truncation_warning(name: str, max_tokens: int, counts: list[int]) -> str | None:
+    """A warning when chunks may be longer than the model embeds whole."""
+    preset = PRESETS[name]
+    limit = preset.chunk_tokens
+    if max_tokens <= limit:
+        return None
+    over = sum(1 for n in counts if n > limit)
+    return (
+        f"max_tokens {max_tokens} is more than {preset.name} takes: {preset.max_input_tokens} tokens, of which"
+        f" {preset.special_tokens} are its special tokens, leaves {limit} for text; {over} of {len(counts)}"
+        f" chunk(s) would be truncated."
+    )
+
+
+def describe_model(name: str) -> dict:
+    """The stats' model fields."""
+    preset = PRESETS[name]
+    return {"model": preset.name, "model_max_tokens": preset.max_input_tokens, "special_tokens": preset.special_tokens}
+
+
 FILES = {
     f.id: f
     for f in (

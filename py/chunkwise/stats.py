@@ -24,8 +24,9 @@ def histogram(counts: list[int], max_tokens: int, bins: int = HISTOGRAM_BINS) ->
     return out
 
 
-def compute(result: Result) -> dict:
-    """The stats panel's numbers (also printed by the CLI with --stats)."""
+def compute(result: Result, model: str | None = None) -> dict:
+    """The stats panel's numbers (also printed by the CLI with --stats); with a
+    model preset, its limit and special tokens too."""
     chunks = result.chunks
     max_tokens = result.settings.max_tokens
     counts = [c.token_count for c in chunks]
@@ -45,7 +46,15 @@ def compute(result: Result) -> dict:
         "overlap_share": round(overlap_tokens / output_tokens, 4) if output_tokens else 0,
         "mean_fill": round(output_tokens / (len(counts) * max_tokens), 4) if counts else 0,
         "budget": max_tokens,
+        "encoding": result.settings.encoding,
         "histogram": histogram(counts, max_tokens),
         "boundaries": reasons,
         "warnings": list(result.warnings),
+        **(_model_fields(model) if model else {}),
     }
+
+
+def _model_fields(model: str) -> dict:
+    from .presets import describe_model
+
+    return describe_model(model)

@@ -98,12 +98,33 @@ def default_backend() -> str:
 
 
 def get_tokenizer(encoding: str, backend: str | None = None) -> Tokenizer:
-    """The tokenizer for an encoding; built once per (encoding, backend)."""
+    """The tokenizer for an encoding; built once per (encoding, backend). Besides
+    cl100k_base, o200k_base and chars, an encoding can be a Hugging Face
+    tokenizer.json (a preset's, or one registered with hf_registry.register_file);
+    its fast backend is the `tokenizers` package where tiktoken's would be used."""
     if encoding == "chars":
         return _build("chars", "chars")
     if encoding not in BPE_ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose one of cl100k_base, o200k_base, chars")
+        from . import hf_registry
+
+        check_encoding(encoding)
+        return hf_registry.get(encoding, backend or default_backend())
     return _build(encoding, backend or default_backend())
+
+
+def encoding_names() -> list[str]:
+    from . import hf_registry
+
+    return [*BPE_ENCODINGS, "chars", *hf_registry.names()]
+
+
+def check_encoding(encoding: str) -> None:
+    """Raise ValueError naming the choices when encoding is not known."""
+    from . import hf_registry
+
+    if encoding in BPE_ENCODINGS or encoding == "chars" or hf_registry.known(encoding):
+        return
+    raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(encoding_names())}")
 
 
 @functools.lru_cache(maxsize=None)

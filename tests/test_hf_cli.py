@@ -1,0 +1,88 @@
+"""--model and --tokenizer on the command line: presets set the tokenizer and a
+size that fits the model, a larger size warns how many chunks would be
+truncated, and `encoding` in --stats names what was counted."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from chunkwise import cli
+from chunkwise.presets import PRESETS
+from hf_files import CORPUS, tokenizer_path
+
+
+@pytest.fixture(scope="module", autouse=True)
+def preset_files():
+    for p in PRESETS.values():
+        if p.tokenizer not in ("cl100k_base", "o200k_base"):
+            tokenizer_path(p.tokenizer)
+
+
+def run(*args, stdin: str | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "chunkwise", *args], input=stdin, capture_output=True, text=True, encoding="utf-8"
+    )
+
+
+def _stats(stderr: str) -> dict:
+    return json.loads([line for line in stderr.splitlines() if line.startswith("{")][-1])
+
+
+def test_model_sets_tokenizer_and_size(tmp_path):
+    doc = CORPUS / "gpl-3.txt"
+    out = run("--model", "all-MiniLM-L6-v2", "--stats", str(doc))
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    stats = _stats(out.stderr)
+    assert stats["encoding"] == "all-MiniLM-L6-v2"
+    assert stats["model"] == "all-MiniLM-L6-v2" and stats["model_max_tokens"] == 256 and stats["special_tokens"] == 2
+    assert stats["budget"] == 254  # 256 less [CLS] and [SEP]
+    assert max(r["token_count"] for r in records) <= 254
+    assert "truncated" not in out.stderr
+
+
+def test_model_over_its_limit_warns_how_many_chunks_are_truncated():
+    text = (CORPUS / "russian.txt").read_text(encoding="utf-8")
+    out = run("--model", "multilingual-e5-small", "--max-tokens", "600", "--overlap", "0", stdin=text)
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    over = sum(1 for r in records if r["token_count"] > 510)
+    assert over > 0
+    assert f"{over} of {len(records)} chunk(s) would be truncated" in out.stderr
+
+
+def test_openai_model_is_cl100k():
+    out = run("--model", "text-embedding-3-small", "--stats", stdin="Hello world. " * 50)
+    assert _stats(out.stderr)["encoding"] == "cl100k_base"
+    assert _stats(out.stderr)["budget"] == 8191
+
+
+def test_tokenizer_file_gives_the_same_chunks_as_its_preset():
+    path = tokenizer_path("all-MiniLM-L6-v2")
+    doc = str(CORPUS / "node-net.md")
+    by_file = run("--tokenizer", str(path), "--max-tokens", "200", "--stats", doc)
+    by_model = run("--model", "all-MiniLM-L6-v2", "--max-tokens", "200", doc)
+    assert by_file.returncode == 0, by_file.stderr
+    assert by_file.stdout == by_model.stdout
+    assert _stats(by_file.stderr)["encoding"] == "all-MiniLM-L6-v2.json"
+
+
+def test_bad_tokenizer_files_get_a_clear_message(tmp_path):
+    bad = tmp_path / "tokenizer.json"
+    bad.write_text('{"model": {"type": "Mystery"}}', encoding="utf-8")
+    out = run("--tokenizer", str(bad), stdin="text")
+    assert out.returncode == 2
+    assert "model 'Mystery' is not supported" in out.stderr and "Traceback" not in out.stderr
+    missing = run("--tokenizer", str(tmp_path / "nope.json"), stdin="text")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr and "Traceback" not in missing.stderr
+    both = run("--model", "all-MiniLM-L6-v2", "--encoding", "chars", stdin="text")
+    assert both.returncode == 2 and "choose one of --encoding, --model and --tokenizer" in both.stderr
+
+
+def test_help_lists_the_presets():
+    text = cli.build_parser().format_help()
+    for p in PRESETS.values():
+        assert p.name in text
