@@ -7,15 +7,20 @@ const byName = (list) => Object.fromEntries((list || []).map((item) => [item.nam
 let strategies = {};
 let boundaries = {};
 let overlapUnits = {};
+let modelsByName = {};
 
 export function set(describe) {
   described = describe;
   strategies = byName(describe.strategies);
   boundaries = byName(describe.boundaries);
   overlapUnits = byName(describe.overlap_units);
+  modelsByName = byName(describe.models);
 }
 
 export const get = () => described;
+// Embedding-model presets: [{name, label, encoding, max_input_tokens, special_tokens, chunk_tokens}].
+export const models = () => Object.values(modelsByName);
+export const model = (name) => (name && modelsByName[name]) || null;
 export const strategyHelp = (name) => strategies[name]?.help ?? "";
 // Where an overlap starts ("unit": where a sentence, line... starts; "word"), and the default.
 export const overlapUnitHelp = (name) => overlapUnits[name]?.help ?? "";

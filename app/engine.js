@@ -69,6 +69,7 @@ export class Engine {
       case "files-set":
       case "compared":
       case "files-done":
+      case "tokenizer":
         return this.settle(msg.id, msg);
       case "error":
         if (this.pending.has(msg.id)) return this.settle(msg.id, null, new Error(msg.message));
@@ -144,6 +145,12 @@ export class Engine {
   // The bytes the CLI writes for all the files (records carry `source`).
   async exportFiles(fmt, headers) {
     return (await this.request({ type: "files-export", fmt, headers })).bytes;
+  }
+
+  // Check and keep a local tokenizer.json in the worker (it never leaves the tab).
+  // -> {encoding, family, special_tokens}
+  loadTokenizer(name, bytes) {
+    return this.request({ type: "tokenizer", name, bytes }, [bytes]);
   }
 
   // Make `text` the worker's document, unless it already is.

@@ -37,7 +37,7 @@ const ui = {
   dropzone: $("dropzone"), sourceInfo: $("source-info"), inputNotice: $("input-notice"),
   strategy: $("strategy"), strategyHelp: $("strategy-help"), language: $("language"), languageNote: $("language-note"), sizePreset: $("size-preset"), maxTokens: $("max-tokens"),
   overlap: $("overlap"), overlapAuto: $("overlap-auto"), overlapHelp: $("overlap-help"),
-  overlapUnit: $("overlap-unit"), overlapUnitHelp: $("overlap-unit-help"), encoding: $("encoding"),
+  overlapUnit: $("overlap-unit"), overlapUnitHelp: $("overlap-unit-help"), encoding: $("encoding"), tokenizerFile: $("tokenizer-file"),
   runStatus: $("run-status"), runText: $("run-status-text"), runProgress: $("run-progress"),
   warnings: $("warnings"), runError: $("run-error"),
   tabDocument: $("tab-document"), tabCards: $("tab-cards"), documentPane: $("document-pane"), cardsPane: $("cards-pane"),
@@ -160,6 +160,7 @@ function engineReady({ version, describe }) {
   ui.encoding.replaceChildren(...describe.encodings.map((e) => el("option", { value: e.name, title: e.help }, e.label)));
   ui.overlapUnit.replaceChildren(...describe.overlap_units.map((u) => el("option", { value: u.name }, u.label)));
   ui.language.append(...(describe.languages || []).map((l) => el("option", { value: l.name }, l.label)));
+  fillTokenizerPicker();
   settings = settingsStore.normalize(settings);
   settingsStore.save(settings);
   showSettings();
@@ -197,7 +198,7 @@ function showSettings() {
   // Before the engine has described its settings some are not known yet (null).
   if (settings.strategy) ui.strategy.value = settings.strategy;
   ui.strategyHelp.textContent = catalog.strategyHelp(settings.strategy);
-  if (settings.encoding) ui.encoding.value = settings.encoding;
+  if (settings.encoding) ui.encoding.value = settings.model ? `${MODEL}${settings.model}` : settings.encoding;
   if (settings.max_tokens == null) ui.maxTokens.value = "";
   else if (Number(ui.maxTokens.value) !== settings.max_tokens) ui.maxTokens.value = settings.max_tokens;
   if (settings.max_tokens != null) ui.sizePreset.value = SIZE_PRESETS.includes(settings.max_tokens) ? String(settings.max_tokens) : "custom";
@@ -236,7 +237,43 @@ ui.strategy.addEventListener("change", () => changeSettings({ strategy: ui.strat
 ui.language.addEventListener("change", () => { language = ui.language.value; schedule(); });
 // A new file, or a cleared text, is read by its own name or content again.
 function resetLanguage() { language = ui.language.value = "auto"; }
-ui.encoding.addEventListener("change", () => changeSettings({ encoding: ui.encoding.value }));
+// The tokenizer picker: encodings, embedding-model presets (their tokenizer, and
+// the size the model takes whole), and tokenizer.json files opened in this tab.
+const MODEL = "model:";
+const LOAD_TOKENIZER = "load-tokenizer";
+function fillTokenizerPicker() {
+  const group = el("optgroup", { label: "Embedding models" }, ...catalog.models().map((m) =>
+    el("option", { value: `${MODEL}${m.name}` }, `${m.label} · ${m.max_input_tokens} tokens`)));
+  const local = el("optgroup", { label: "Your tokenizer", id: "local-tokenizers" },
+    el("option", { value: LOAD_TOKENIZER }, "Load tokenizer.json…"));
+  ui.encoding.append(group, local);
+}
+ui.encoding.addEventListener("change", () => {
+  const value = ui.encoding.value;
+  if (value === LOAD_TOKENIZER) {
+    showSettings(); // the picker keeps showing the tokenizer in use until a file is loaded
+    ui.tokenizerFile.click();
+    return;
+  }
+  const model = value.startsWith(MODEL) ? catalog.model(value.slice(MODEL.length)) : null;
+  if (model) changeSettings({ encoding: model.encoding, model: model.name, max_tokens: model.chunk_tokens });
+  else changeSettings({ encoding: value, model: "" });
+});
+ui.tokenizerFile.addEventListener("change", async () => {
+  const file = ui.tokenizerFile.files[0];
+  ui.tokenizerFile.value = "";
+  if (!file) return;
+  try {
+    const loaded = await engine.loadTokenizer(file.name, await file.arrayBuffer());
+    settingsStore.addLocalEncoding(loaded.encoding);
+    if (![...ui.encoding.options].some((o) => o.value === loaded.encoding)) {
+      $("local-tokenizers").prepend(el("option", { value: loaded.encoding }, `${loaded.encoding} (${loaded.family})`));
+    }
+    changeSettings({ encoding: loaded.encoding, model: "" });
+  } catch (err) {
+    notice(`${file.name} cannot be used: ${err.message}`);
+  }
+});
 ui.sizePreset.addEventListener("change", () => {
   if (ui.sizePreset.value === "custom") ui.maxTokens.focus();
   else changeSettings({ max_tokens: Number(ui.sizePreset.value) });

@@ -12,6 +12,17 @@ const clampInt = (value, lo, hi, fallback) => {
   return value != null && value !== "" && Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : fallback;
 };
 
+// tokenizer.json files opened in this tab (the worker keeps them; a reload forgets them).
+const localEncodings = new Set();
+export const addLocalEncoding = (name) => localEncodings.add(name);
+
+// A model preset (describe().models) chose the encoding, and the size when picked:
+// valid while the catalogue has it with that encoding (kept as given until described).
+function validModel(s, d) {
+  if (typeof s.model !== "string" || !s.model) return false;
+  return d ? catalog.model(s.model)?.encoding === s.encoding : typeof s.encoding === "string";
+}
+
 // Anything read from storage or typed by the user goes through here. The names,
 // defaults and limits are the engine's (catalog.js); until the engine has
 // described them, values are kept as given (or null), and checked once it has.
@@ -21,9 +32,11 @@ export function normalize(raw) {
   const known = (value, list, fallback) =>
     d ? (list.some((item) => item.name === value) ? value : fallback) : typeof value === "string" ? value : null;
   const limit = d ? d.limits.max_tokens_max : Number.MAX_SAFE_INTEGER;
+  const model = validModel(s, d);
   const out = {
     strategy: known(s.strategy, d?.strategies, d?.defaults.strategy),
-    encoding: known(s.encoding, d?.encodings, d?.defaults.encoding),
+    encoding: model || localEncodings.has(s.encoding) ? s.encoding : known(s.encoding, d?.encodings, d?.defaults.encoding),
+    model: model ? s.model : "",
     max_tokens: clampInt(s.max_tokens, d ? d.limits.max_tokens_min : 1, limit, d ? d.defaults.max_tokens : null),
     overlapAuto: s.overlapAuto !== false,
     overlapUnit: known(s.overlapUnit, d?.overlap_units, d?.defaults.overlap_unit),
@@ -60,4 +73,5 @@ export const engineSettings = (s) => ({
   overlap_unit: s.overlapUnit,
   strategy: s.strategy,
   encoding: s.encoding,
+  model: s.model || null,
 });

@@ -9,14 +9,15 @@ import { count, unit } from "./words.js";
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const mean = (v) => Number(v).toLocaleString("en-US", { maximumFractionDigits: 1 });
 
-// [key, label, format(value, encoding)]; labels name the unit of the tokenizer.
+// [key, label(encoding), format(value, encoding, stats)]; labels name the unit of the tokenizer.
 const ROWS = [
   ["source_tokens", (e) => `Source ${unit(e)}`, (v) => fmtInt(v)],
   ["chunk_count", () => "Chunks", (v) => fmtInt(v)],
   ["min_tokens", () => "Smallest chunk", count],
   ["mean_tokens", () => "Mean chunk", (v, e) => `${mean(v)} ${unit(e)}`],
   ["max_tokens", () => "Largest chunk", count],
-  ["budget", () => "Budget", count],
+  ["budget", () => "Budget", (v, e, s) => `${count(v, e)}${s.model ? ` of ${s.model}` : ""}`],
+  ["model_max_tokens", () => "Model limit", (v, e, s) => `${count(v, e)}, ${s.special_tokens} of them special`],
   ["mean_fill", () => "Mean budget fill", pct],
   ["output_tokens", (e) => `Output ${unit(e)}`, (v) => fmtInt(v)],
   ["overlap_tokens", (e) => `Overlap ${unit(e)}`, (v) => fmtInt(v)],
@@ -32,9 +33,9 @@ export function clearStats({ dl, hist, caption, reasons }) {
 
 // on.bin(bin) and on.reason(name): a bar or a cut reason was clicked (step through its chunks).
 export function renderStats(stats, { dl, hist, caption, reasons }, encoding, on = {}) {
-  dl.replaceChildren(...ROWS.flatMap(([key, label, fmt]) => [
+  dl.replaceChildren(...ROWS.filter(([key]) => stats[key] !== undefined).flatMap(([key, label, fmt]) => [
     el("dt", {}, label(encoding)),
-    el("dd", { "data-testid": `stat-${key}`, "data-value": stats[key] }, fmt(stats[key], encoding)),
+    el("dd", { "data-testid": `stat-${key}`, "data-value": stats[key] }, fmt(stats[key], encoding, stats)),
   ]));
   renderHistogram(stats.histogram, stats.budget, hist, caption, encoding, on.bin);
   const max = Math.max(1, ...Object.values(stats.boundaries));

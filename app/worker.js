@@ -8,12 +8,14 @@
 //                 {type: "text", id, text}       pasted or typed text: replaces the document
 //                 {type: "chunk", id, settings: {max_tokens, overlap, strategy, encoding}}
 //                 {type: "export", id, run, fmt, headers}
+//                 {type: "tokenizer", id, name, bytes}  a local tokenizer.json: stays in this tab
 // Worker -> page: {type: "boot", stage, label} ... {type: "ready", version, pyodide, describe}
 //                 {type: "boot-error", message}
 //                 {type: "opened", id, text, info, size}
 //                 {type: "started", id, warnings, size} {type: "chunks", id, chunks, progress}
 //                 {type: "done", id, stats} {type: "cancelled", id}
 //                 {type: "exported", id, bytes} {type: "error", id, request, message}
+//                 {type: "tokenizer", id, encoding, family, special_tokens}
 //                 {type: "csp-violation", directive, blocked}
 // Chunk records have Chunk.to_dict()'s field names (without the text); start and
 // end are UTF-16 offsets into the page's string.
@@ -66,6 +68,7 @@ async function boot() {
     errorCallback: (m) => console.warn(m),
   });
 
+  tokenizerFiles = manifest.tokenizers || {};
   stage("bridge", "Preparing the engine");
   const bridge = py.pyimport("chunkwise.bridge");
   session = bridge.Session();
@@ -96,6 +99,26 @@ const channel = new MessageChannel();
 const pending = [];
 channel.port1.onmessage = () => pending.shift()();
 const nextTask = () => new Promise((resolve) => { pending.push(resolve); channel.port2.postMessage(0); });
+
+// Preset tokenizer files (vendored, content-addressed) are fetched the first time
+// a run needs one; the session keeps them for the rest of the visit.
+let tokenizerFiles = {};
+const provided = new Set();
+async function ensureTokenizer(encoding) {
+  const file = tokenizerFiles[encoding];
+  if (!file || provided.has(encoding)) return;
+  const res = await fetch(new URL(file, VENDOR));
+  if (!res.ok) throw new Error(`The tokenizer file of ${encoding} could not be loaded (HTTP ${res.status}).`);
+  call("provide_tokenizer", encoding, await res.text());
+  provided.add(encoding);
+}
+
+// A tokenizer.json the user opened: checked and kept by the session, never sent anywhere.
+function loadTokenizer({ id, name, bytes }) {
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  const loaded = JSON.parse(call("load_tokenizer", String(name || "tokenizer.json"), text));
+  post({ type: "tokenizer", id, ...loaded });
+}
 
 function call(name, ...args) {
   const fn = session[name];
@@ -142,6 +165,8 @@ function exportFiles({ id, fmt, headers }) {
 async function runChunks({ id, settings }) {
   if (id !== latest) return post({ type: "cancelled", id });
   finishedRun = 0;
+  await ensureTokenizer(settings.encoding);
+  if (id !== latest) return post({ type: "cancelled", id });
   const started = JSON.parse(call("start", JSON.stringify(settings)));
   post({ type: "started", id, warnings: started.warnings, settings: started.settings, size, language: started.language });
   for (;;) {
@@ -177,10 +202,10 @@ const booted = boot().catch((err) => {
 // one has superseded by the time its turn comes is dropped.
 const HANDLERS = {
   text: setText, open: openFile, chunk: runChunks, export: runExport,
-  files: setFiles, "files-run": runFiles, "files-export": exportFiles, compare: runCompare,
+  files: setFiles, "files-run": runFiles, "files-export": exportFiles, compare: runCompare, tokenizer: loadTokenizer,
 };
 // Requests that leave the current document's run alone.
-const ASIDE = new Set(["export", "files", "files-run", "files-export", "compare"]);
+const ASIDE = new Set(["export", "files", "files-run", "files-export", "compare", "tokenizer"]);
 let queue = booted;
 self.onmessage = (event) => {
   const msg = event.data;

@@ -8,18 +8,18 @@ import path from "node:path";
 import { loadPyodide } from "pyodide";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const wheels = path.join(ROOT, "static", "vendor", "wheels");
 const files = path.join(ROOT, ".cache", "build", "tokenizers");
 const quick = process.argv.includes("--quick");
 
 const py = await loadPyodide();
 const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-for (const name of readdirSync(wheels)) {
-  py.unpackArchive(readFileSync(path.join(wheels, name)), "zip", { extractDir: site });
+const manifest = JSON.parse(readFileSync(path.join(ROOT, "static", "vendor", "manifest.json"), "utf8"));
+for (const wheel of manifest.install) {
+  py.unpackArchive(new Uint8Array(readFileSync(path.join(ROOT, "static", "vendor", wheel))), "zip", { extractDir: site });
 }
 py.FS.mkdirTree("/tokenizers");
 for (const name of readdirSync(files)) {
-  py.FS.writeFile(`/tokenizers/${name}`, readFileSync(path.join(files, name)));
+  py.FS.writeFile(`/tokenizers/${name}`, new Uint8Array(readFileSync(path.join(files, name))));
 }
 py.FS.mkdirTree("/corpus");
 for (const name of readdirSync(path.join(ROOT, "bench"))) {
