@@ -91,7 +91,12 @@ describe("the worker keeps the document", () => {
     const described = JSON.parse(execFileSync(PYTHON, ["-c", "import json, chunkwise.about as a; print(json.dumps(a.describe()))"], { cwd: ROOT }));
     const options = (id) => page.$$eval(`[data-testid=${id}] option`, (os) => os.map((o) => ({ name: o.value, label: o.textContent })));
     assert.deepEqual(await options("strategy"), described.strategies.map(({ name, label }) => ({ name, label })));
-    assert.deepEqual(await options("encoding"), described.encodings.map(({ name, label }) => ({ name, label })));
+    // The tokenizer picker: the encodings, then the embedding-model presets, then "load a file".
+    assert.deepEqual(await options("encoding"), [
+      ...described.encodings.map(({ name, label }) => ({ name, label })),
+      ...described.models.map((m) => ({ name: `model:${m.name}`, label: `${m.label} · ${m.max_input_tokens} tokens` })),
+      { name: "load-tokenizer", label: "Load tokenizer.json…" },
+    ]);
     for (const s of described.strategies) {
       await page.selectOption("[data-testid=strategy]", s.name);
       assert.equal(await page.textContent("[data-testid=strategy-help]"), s.help);
