@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from chunkwise import cli
+from chunkwise.corpus import TASK_DOCS
 from chunkwise.presets import PRESETS
 from hf_files import CORPUS, tokenizer_path
 
@@ -86,3 +87,25 @@ def test_help_lists_the_presets():
     text = cli.build_parser().format_help()
     for p in PRESETS.values():
         assert p.name in text
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_corpus_mode_counts_in_a_tokenizer_file_in_every_worker(tmp_path, jobs):
+    """--tokenizer PATH in corpus mode: every worker process counts in that file
+    (workers are fresh processes: the file must reach them), with the same chunks
+    as plain mode and the tokenizer named in each record's `chunker`."""
+    path = tokenizer_path("all-MiniLM-L6-v2")
+    texts = [p.read_text(encoding="utf-8")[:1500] for p in sorted(CORPUS.glob("*.*")) if p.name != "SOURCES.md"][:3]
+    docs = tmp_path / "docs.jsonl"  # more documents than one task holds: both workers get some
+    lines = (json.dumps({"id": f"d{i}", "text": texts[i % 3]}) + "\n" for i in range(TASK_DOCS + 50))
+    docs.write_text("".join(lines), encoding="utf-8")
+    out = run(str(docs), "--tokenizer", str(path), "--max-tokens", "120", "--jobs", jobs)
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert rows and not any("error" in r for r in rows)
+    assert {r["chunker"] for r in rows} == {rows[0]["chunker"]} and "encoding=all-MiniLM-L6-v2.json" in rows[0]["chunker"]
+    plain = tmp_path / "first.txt"
+    plain.write_text(texts[0], encoding="utf-8")
+    alone = run(str(plain), "--tokenizer", str(path), "--max-tokens", "120")
+    expected = [(r["start"], r["end"], r["token_count"]) for r in map(json.loads, alone.stdout.splitlines())]
+    assert [(r["start"], r["end"], r["token_count"]) for r in rows if r["doc_id"] == "d0"] == expected

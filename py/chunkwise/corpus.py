@@ -24,6 +24,7 @@ from typing import Iterator, NamedTuple
 
 from .chunker import Chunker
 from .languages import choose, from_filename, resolve
+from .hf_registry import register_file, registered_files
 from .rows import ID_FIELD, TEXT_FIELD, Doc, chunker_label, doc_from_record, jsonl_line, rows, to_arrow
 from .textio import check_encoding, decode_strict
 
@@ -217,6 +218,7 @@ class Options(NamedTuple):
     input_encoding: str | None = None  # --input-encoding: the codec of text files (JSON is UTF-8)
     language: str | None = None  # --language: a language id, "text" or "auto"; None: text files by extension
     language_field: str | None = None  # --language-field: a record's own language (or file name)
+    tokenizer_files: tuple = ()  # (name, tokenizer.json text) registered here, for workers to register too
 
 
 _state: dict = {}
@@ -224,6 +226,8 @@ _state: dict = {}
 
 def start_worker(options: Options) -> None:
     """Each worker builds its Chunker (and loads the tokenizer) once."""
+    for name, text in options.tokenizer_files:  # a worker is a fresh process: --tokenizer must reach it
+        register_file(text, name)
     _state["chunker"] = Chunker(**options.settings)
     _state["label"] = chunker_label(_state["chunker"].settings)
     _state["options"] = options
@@ -474,6 +478,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
              overlap_unit=args.overlap_unit),
         args.id_field or ID_FIELD, args.text_field or TEXT_FIELD, args.max_chars, fmt, args.input_encoding,
         args.language, args.language_field,
+        registered_files(),
     )
     label = chunker_label(chunker.settings)
     try:

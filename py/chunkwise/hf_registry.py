@@ -78,6 +78,11 @@ def provide_preset(file_id: str, text: str) -> None:
         _build.cache_clear()
 
 
+def registered_files() -> tuple[tuple[str, str], ...]:
+    """(name, text) of every file registered in this process, to hand to another."""
+    return tuple(_REGISTERED.items())
+
+
 def names() -> list[str]:
     return sorted(FILES) + sorted(_REGISTERED)
 
