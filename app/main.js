@@ -256,7 +256,9 @@ ui.encoding.addEventListener("change", () => {
     return;
   }
   const model = value.startsWith(MODEL) ? catalog.model(value.slice(MODEL.length)) : null;
-  if (model) changeSettings({ encoding: model.encoding, model: model.name, max_tokens: model.chunk_tokens });
+  // A model sets the size it embeds whole, unless the user chose a size (a larger
+  // one gets the engine's truncation warning).
+  if (model) changeSettings({ encoding: model.encoding, model: model.name, max_tokens: settings.sizeChosen ? settings.max_tokens : model.chunk_tokens });
   else changeSettings({ encoding: value, model: "" });
 });
 ui.tokenizerFile.addEventListener("change", async () => {
@@ -276,12 +278,12 @@ ui.tokenizerFile.addEventListener("change", async () => {
 });
 ui.sizePreset.addEventListener("change", () => {
   if (ui.sizePreset.value === "custom") ui.maxTokens.focus();
-  else changeSettings({ max_tokens: Number(ui.sizePreset.value) });
+  else changeSettings({ max_tokens: Number(ui.sizePreset.value), sizeChosen: true });
 });
 // A number that is not valid is kept in the field, with the reason next to it;
 // the settings in force stay until it is fixed (an empty field only says so once left).
 const NUMBER_FIELDS = [
-  { input: ui.maxTokens, error: ui.maxTokensError, label: "Chunk size", min: 1, apply: (n) => ({ max_tokens: n }) },
+  { input: ui.maxTokens, error: ui.maxTokensError, label: "Chunk size", min: 1, apply: (n) => ({ max_tokens: n, sizeChosen: true }) },
   { input: ui.overlap, error: ui.overlapError, label: "Overlap", min: 0, apply: (n) => ({ overlap: n, overlapAuto: false }) },
 ];
 for (const field of NUMBER_FIELDS) {

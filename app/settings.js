@@ -16,12 +16,9 @@ const clampInt = (value, lo, hi, fallback) => {
 const localEncodings = new Set();
 export const addLocalEncoding = (name) => localEncodings.add(name);
 
-// A model preset (describe().models) chose the encoding, and the size when picked:
-// valid while the catalogue has it with that encoding (kept as given until described).
-function validModel(s, d) {
-  if (typeof s.model !== "string" || !s.model) return false;
-  return d ? catalog.model(s.model)?.encoding === s.encoding : typeof s.encoding === "string";
-}
+// A model preset (describe().models) chooses the encoding: valid while the
+// catalogue has it (kept as given until described).
+const validModel = (s, d) => typeof s.model === "string" && s.model !== "" && (!d || catalog.model(s.model) != null);
 
 // Anything read from storage or typed by the user goes through here. The names,
 // defaults and limits are the engine's (catalog.js); until the engine has
@@ -35,9 +32,11 @@ export function normalize(raw) {
   const model = validModel(s, d);
   const out = {
     strategy: known(s.strategy, d?.strategies, d?.defaults.strategy),
-    encoding: model || localEncodings.has(s.encoding) ? s.encoding : known(s.encoding, d?.encodings, d?.defaults.encoding),
+    encoding: model ? catalog.model(s.model)?.encoding ?? s.encoding ?? null
+      : localEncodings.has(s.encoding) ? s.encoding : known(s.encoding, d?.encodings, d?.defaults.encoding),
     model: model ? s.model : "",
     max_tokens: clampInt(s.max_tokens, d ? d.limits.max_tokens_min : 1, limit, d ? d.defaults.max_tokens : null),
+    sizeChosen: s.sizeChosen === true, // the user set the size: picking a model keeps it
     overlapAuto: s.overlapAuto !== false,
     overlapUnit: known(s.overlapUnit, d?.overlap_units, d?.defaults.overlap_unit),
     headers: s.headers === true,

@@ -1,20 +1,27 @@
 // Sharing a setup: the settings (never the text) in the URL's hash, and the
 // current run as a command line or as Python that gives the same bytes as the
 // page's downloads.
-
 import * as catalog from "./catalog.js";
 
 // Where overlaps start, when it is not the engine's default (like the overlap, left
 // out when automatic, so the shared setup and the command line say only what was chosen).
 const chosenUnit = (s) => (s.overlapUnit && s.overlapUnit !== catalog.defaultOverlapUnit() ? s.overlapUnit : null);
 
+// A tokenizer.json the user opened is named by its file name (the engine may have
+// prefixed "file:" to keep it apart from a built-in name).
+const isLocal = (encoding) =>
+  !(catalog.get()?.encodings || []).some((e) => e.name === encoding) && !catalog.models().some((m) => m.encoding === encoding);
+const fileName = (encoding) => encoding.replace(/^file:/, "");
+
 // "#strategy=smart&size=512&overlap=64&encoding=cl100k_base" (no overlap: automatic;
-// "&overlap_unit=word" only when it is not the default).
+// "&overlap_unit=word" only when it is not the default; an embedding-model preset
+// is named by model=NAME instead of its encoding).
 export function toHash(s) {
   const p = new URLSearchParams({ strategy: s.strategy, size: String(s.max_tokens) });
   if (!s.overlapAuto) p.set("overlap", String(s.overlap));
   if (chosenUnit(s)) p.set("overlap_unit", chosenUnit(s));
-  p.set("encoding", s.encoding);
+  if (s.model) p.set("model", s.model);
+  else p.set("encoding", s.encoding);
   return `#${p}`;
 }
 
@@ -25,7 +32,8 @@ export function fromHash(hash) {
   const out = {};
   const name = (v) => (v && v.length <= 200 ? v : null);
   if (name(p.get("strategy"))) out.strategy = p.get("strategy");
-  if (name(p.get("encoding"))) out.encoding = p.get("encoding");
+  if (name(p.get("encoding"))) Object.assign(out, { encoding: p.get("encoding"), model: "" });
+  if (name(p.get("model"))) Object.assign(out, { model: p.get("model"), encoding: null });
   const whole = (v, min) => (/^\d+$/.test(v || "") && Number(v) >= min ? Number(v) : null);
   if (whole(p.get("size"), 1) != null) out.max_tokens = whole(p.get("size"), 1);
   if (p.has("overlap")) {
@@ -53,13 +61,21 @@ export function commandLine(s, { name, names, inputEncoding, format = "jsonl", h
   const args = ["python", "-m", "chunkwise", ...files, "--max-tokens", String(s.max_tokens)];
   if (!s.overlapAuto) args.push("--overlap", String(s.overlap));
   if (chosenUnit(s)) args.push("--overlap-unit", chosenUnit(s));
-  args.push("--strategy", s.strategy, "--encoding", s.encoding);
+  args.push("--strategy", s.strategy, ...tokenizerArgs(s));
   if (inputEncoding) args.push("--input-encoding", shq(inputEncoding));
   if (format !== "jsonl") args.push("--format", format);
   if (headers) args.push("--headers");
   const base = names ? "chunks" : fileOf(name).replace(/\.[^./]*$/, "");
   const out = `${base}.chunks.${format === "text" ? "txt" : format}`.replace(/^chunks\.chunks\./, "chunks.");
   return `${args.join(" ")} > ${shq(out)}`;
+}
+
+// The preset, the tokenizer.json (expected beside the input, as the page had it)
+// or the encoding.
+function tokenizerArgs(s) {
+  if (s.model) return ["--model", s.model];
+  if (isLocal(s.encoding)) return ["--tokenizer", shq(fileName(s.encoding))];
+  return ["--encoding", s.encoding];
 }
 
 // The same run as a Python script: the file decoded as the CLI decodes it, the
@@ -69,13 +85,17 @@ export function pythonCode(s, { name, names, inputEncoding } = {}) {
   const args = [`max_tokens=${s.max_tokens}`];
   if (!s.overlapAuto) args.push(`overlap=${s.overlap}`);
   if (chosenUnit(s)) args.push(`overlap_unit=${pyq(chosenUnit(s))}`);
-  args.push(`strategy=${pyq(s.strategy)}`, `encoding=${pyq(s.encoding)}`);
+  const local = isLocal(s.encoding);
+  args.push(`strategy=${pyq(s.strategy)}`, `encoding=${local ? "encoding" : pyq(s.encoding)}`);
+  // A tokenizer.json is registered first; its name is what `encoding` then says.
+  const register = local ? [`encoding = chunkwise.register_tokenizer(${pyq(fileName(s.encoding))})`] : [];
   if (names) {
     return [
       "import sys",
       "import chunkwise",
       "from chunkwise import export, textio",
       "",
+      ...register,
       "groups = []",
       `for name in [${names.map(pyq).join(", ")}]:`,
       "    with open(name, \"rb\") as f:",
@@ -90,6 +110,7 @@ export function pythonCode(s, { name, names, inputEncoding } = {}) {
     "import chunkwise",
     "from chunkwise import export, textio",
     "",
+    ...register,
     `with open(${pyq(file)}, "rb") as f:`,
     `    text, info = textio.decode_bytes(f.read()${inputEncoding ? `, ${pyq(inputEncoding)}` : ""})`,
     `chunks = chunkwise.chunk(text, ${args.join(", ")})`,

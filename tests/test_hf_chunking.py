@@ -110,3 +110,17 @@ def test_the_page_session_loads_tokenizers_and_reports_the_model():
     assert over and any(f"{over} of {len(session.finished.chunks)} chunk(s) would be truncated" in w for w in stats["warnings"])
     with pytest.raises(ValueError, match="not supported"):
         session.load_tokenizer("bad.json", '{"model": {"type": "Mystery"}}')
+
+
+def test_a_registered_tokenizer_file_is_an_encoding_of_the_python_api(tmp_path):
+    """chunkwise.register_tokenizer(path) names a tokenizer.json for chunk(),
+    Document and Chunker: the same chunks as its preset."""
+    folder = tmp_path / "minilm"
+    folder.mkdir()
+    (folder / "tokenizer.json").write_bytes(tokenizer_path("all-MiniLM-L6-v2").read_bytes())
+    name = chunkwise.register_tokenizer(str(folder / "tokenizer.json"))
+    assert name == "minilm/tokenizer.json"
+    text = (CORPUS / "node-net.md").read_text(encoding="utf-8")[:20000]
+    by_file = chunkwise.chunk(text, max_tokens=120, encoding=name)
+    assert by_file == chunkwise.chunk(text, max_tokens=120, encoding="all-MiniLM-L6-v2")
+    assert chunkwise.Chunker(max_tokens=120, encoding=name).chunk(text) == by_file

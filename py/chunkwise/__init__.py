@@ -13,6 +13,7 @@ __version__ = "0.1.0"  # before the imports: chunkwise.about reads it
 from .about import describe  # noqa: E402
 from .chunker import Chunker  # noqa: E402
 from .engine import Document, chunk_document, default_overlap
+from .hf_registry import register_file as register_tokenizer  # noqa: E402
 from .languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
 
@@ -32,6 +33,7 @@ __all__ = [
     "chunk_document",
     "default_overlap",
     "describe",
+    "register_tokenizer",
 ]
 
 

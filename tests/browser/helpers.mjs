@@ -264,3 +264,19 @@ export async function assertMatchesEngine(page, text, settings) {
   assert.deepEqual(stats.warnings, [...new Set([...ref.warnings, ...ref.stats.warnings])].map((w) => pageWords(w, settings.encoding)), "warnings");
   return ref;
 }
+
+// What "Copy as command line" / "Copy as Python" put on the clipboard.
+export const clipboard = (page) => page.evaluate(() => navigator.clipboard.readText());
+
+// Run a copied command line in the file's folder (`python` is this test's Python);
+// the bytes of the file it writes.
+export function runCommand(command, dir) {
+  const script = command.replace(/^python /, `${PYTHON} `);
+  execFileSync("sh", ["-c", script], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  const out = /> ('[^']*'|\S+)$/.exec(command)[1].replace(/^'(.*)'$/, "$1");
+  return readFileSync(path.join(dir, out));
+}
+
+// Run copied Python in the file's folder; what it writes to standard output.
+export const runPython = (code, dir) =>
+  execFileSync(PYTHON, ["-c", code], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });

@@ -5,25 +5,13 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
-  PYTHON, assertMatchesEngine, download, paste, setSettings, tmpFile, useApp, waitDone, waitReady,
+  PYTHON, assertMatchesEngine, clipboard, download, paste, runCommand, runPython, setSettings, tmpFile, useApp, waitDone, waitReady,
 } from "./helpers.mjs";
 import { markdownDoc } from "./corpus.mjs";
 
 const doc = markdownDoc(5, 4);
-const clipboard = (page) => page.evaluate(() => navigator.clipboard.readText());
-
-// Run a copied command line in the file's folder (`python` is this test's Python).
-function runCommand(command, dir) {
-  const script = command.replace(/^python /, `${PYTHON} `);
-  execFileSync("sh", ["-c", script], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-  const out = /> ('[^']*'|\S+)$/.exec(command)[1].replace(/^'(.*)'$/, "$1");
-  return readFileSync(path.join(dir, out));
-}
-const runPython = (code, dir) => execFileSync(PYTHON, ["-c", code], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
-
 describe("sharing a setup", () => {
   const app = useApp({ viewport: { width: 1280, height: 800 } });
   let page;

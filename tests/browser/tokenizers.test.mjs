@@ -4,9 +4,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { PYTHON, ROOT, download, foreignRequests, paste, readStats, setSettings, tmpFile, useApp, waitDone } from "./helpers.mjs";
+import {
+  PYTHON, ROOT, clipboard, download, foreignRequests, paste, readStats, runCommand, runPython, setSettings, tmpFile, useApp,
+  waitDone, waitReady,
+} from "./helpers.mjs";
 
 const TEXT = [
   readFileSync(path.join(ROOT, "tests/corpus/node-net.md"), "utf8").slice(0, 9000),
@@ -35,8 +38,32 @@ describe("Hugging Face tokenizers in the page", () => {
     assert.deepEqual(foreignRequests(log, app.server.origin), []);
   });
 
+  test("a size you chose stays when you pick a model; the address, command line and Python name the model", async () => {
+    const { page } = app;
+    await setSettings(page, { encoding: "cl100k_base" });
+    await setSettings(page, { size: 200 });
+    await page.selectOption("[data-testid=encoding]", "model:multilingual-e5-small");
+    await waitDone(page);
+    assert.equal(await page.inputValue("[data-testid=max-tokens]"), "200");
+    assert.match(new URL(page.url()).hash, /size=200&model=multilingual-e5-small$/);
+    const want = (await download(page, "download-jsonl")).bytes;
+    const dir = path.dirname(tmpFile("pasted.txt", TEXT));
+    await page.click("[data-testid=copy-cli]");
+    const command = await clipboard(page);
+    assert.match(command, / --model multilingual-e5-small /);
+    assert.ok(runCommand(command, dir).equals(want), "the command line's bytes differ from the page's");
+    await page.click("[data-testid=copy-python]");
+    assert.ok(runPython(await clipboard(page), dir).equals(want), "the Python's bytes differ from the page's");
+    // The address brings the model back.
+    await page.reload();
+    await waitReady(page);
+    assert.equal(await page.inputValue("[data-testid=encoding]"), "model:multilingual-e5-small");
+    assert.equal(await page.inputValue("[data-testid=max-tokens]"), "200");
+  });
+
   test("a local tokenizer.json: chunks as the CLI's --tokenizer, nothing leaves the tab", async () => {
     const { page, log } = app;
+    await paste(page, TEXT); // the page was reloaded: the text is not kept
     const requests = log.requests.length;
     const file = path.join(ROOT, ".cache/build/tokenizers/multilingual-e5-small.json");
     const local = tmpFile("tokenizer.json", readFileSync(file));
@@ -48,6 +75,15 @@ describe("Hugging Face tokenizers in the page", () => {
     const want = cliBytes(input, ["--tokenizer", local, "--max-tokens", "300", "--overlap", "20"]);
     assert.ok(got.bytes.equals(want), "page and CLI differ");
     assert.deepEqual(log.requests.slice(requests).filter((u) => u.includes("tokenizer")), []);
+    // The copied command line and Python read the tokenizer.json from beside the input.
+    const dir = path.dirname(tmpFile("pasted.txt", TEXT));
+    copyFileSync(local, path.join(dir, "tokenizer.json"));
+    await page.click("[data-testid=copy-cli]");
+    const command = await clipboard(page);
+    assert.match(command, / --tokenizer tokenizer\.json /);
+    assert.ok(runCommand(command, dir).equals(got.bytes), "the command line's bytes differ from the page's");
+    await page.click("[data-testid=copy-python]");
+    assert.ok(runPython(await clipboard(page), dir).equals(got.bytes), "the Python's bytes differ from the page's");
   });
 
   test("a file that is not a usable tokenizer gets a clear message", async () => {
