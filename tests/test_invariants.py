@@ -21,6 +21,9 @@ _pieces = st.sampled_from(
         "word, ", "clause; ", "list: ", " — ", "Привет ", "мир. ", "中文", "。", "测试，", "日本語", "！",
         "مرحبا؟ ", "नमस्ते। ", "\n", "\n\n", "\r\n", "\t", "   ", "# Title\n", "## Sub\n", "Setext\n===\n",
         "```\n# not a heading\n```\n", "- item\n", "1. step\n", "def f(x):\n    return x\n",
+        # Fenced code of a known language (cut as its code, fenced.py): strings and comments with sentences.
+        "```python\n", "```js\n", "```\n", "s = '''One. Two.\n\nThree.'''\n", "  x = f(a,\n      b)  # A. B.\n",
+        "g(`a.\n\n${b}. c`) /* d.\ne */\n",
         "https://example.com/a.b?c=1 ", "👍🏽", "🏳️‍🌈", "👨‍👩‍👧", "🇩🇪", "e\u0301", "\u200d", "\x00",
         "\u00a0", "\u3000", "supercalifragilisticexpialidocious", "\ufeff", "<|endoftext|>",
         # Information separators: Python's whitespace, the tokenizer's symbols.

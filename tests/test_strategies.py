@@ -255,7 +255,7 @@ def _starts_a_sentence(text: str, seps: Separators, i: int) -> bool:
 
 
 def _mid_sentence_overlaps(text: str, chunks) -> tuple[int, int]:
-    seps = Separators(text, Outline(text))
+    seps = chunkwise.Document(text).separators  # in fenced code, a unit is a line (its indentation kept)
     overlapped = [c for c in chunks if c.overlap_tokens]
     return sum(not _starts_a_sentence(text, seps, c.start) for c in overlapped), len(overlapped)
 

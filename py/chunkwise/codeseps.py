@@ -97,7 +97,7 @@ class CodeSeparators(Separators):
         pos, _, i, j = self._range(level, lo, hi)
         return iter(pos[i:j])
 
-    def last(self, level: int, lo: int, hi: int) -> int | None:
+    def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
         if level not in self._levels:
             return super().last(level, lo, hi)
         if hi < lo:
@@ -120,13 +120,16 @@ class CodeSeparators(Separators):
         return pos[j - 1 - window.index(shallowest)]
 
     def chunk_start(self, cut: int) -> int:
-        """Where the chunk after a cut starts: the start of its first non-blank
-        line (indentation kept); after a cut inside a line, its next word."""
-        text = self.text
-        p = skip_space(text, cut)
-        if p == len(text):
-            return p
-        line = text.rfind("\n", 0, p) + 1
-        # keep the indentation, but only real indentation: a line entered through
-        # a no-break or ideographic space starts at its first word
-        return line if line >= cut and _INDENTATION.fullmatch(text, line, p) else p
+        return code_chunk_start(self.text, cut)
+
+
+def code_chunk_start(text: str, cut: int) -> int:
+    """Where the chunk after a cut in code starts: the start of its first non-blank
+    line (indentation kept); after a cut inside a line, its next word."""
+    p = skip_space(text, cut)
+    if p == len(text):
+        return p
+    line = text.rfind("\n", 0, p) + 1
+    # keep the indentation, but only real indentation: a line entered through
+    # a no-break or ideographic space starts at its first word
+    return line if line >= cut and _INDENTATION.fullmatch(text, line, p) else p

@@ -22,6 +22,7 @@ from . import graphemes, topics
 from .counter import CharIndex, TokenIndex
 from .codescan import scan
 from .codeseps import CodeOutline, CodeSeparators
+from .fenced import separators_for
 from .languages import CODE_LANGUAGES, detect, resolve
 from .markdown import Outline
 from .model import (
@@ -149,7 +150,8 @@ class Document:
 
     @cached_property
     def separators(self) -> Separators:
-        return Separators(self.text, self.outline)
+        """The prose cuts; fenced blocks of a known language are cut as their code (fenced.py)."""
+        return separators_for(self.text, self.outline)
 
     @cached_property
     def cohesion(self) -> topics.Cohesion:
@@ -172,10 +174,10 @@ class Document:
 
     def chunk_start(self, cut: int) -> int:
         """Where the chunk after a cut starts: prose skips the whitespace; code
-        starts at the line start, keeping the indentation."""
+        (and a fenced block of code) starts at the line start, keeping the indentation."""
         if self.is_code:
             return self.code_separators.chunk_start(cut)
-        return skip_space(self.text, cut)
+        return self.separators.chunk_start(cut)
 
     @cached_property
     def stop(self) -> int:
@@ -312,7 +314,7 @@ class ChunkJob:
             end=ending.end,
             token_count=ending.tokens,
             overlap_tokens=self.overlap_tokens if a < self.prev_end else 0,
-            boundary=BOUNDARIES[ending.level + 1] if ending.level != END else "end",
+            boundary=BOUNDARIES[self.seps.level_of(ending.cut, ending.level) + 1] if ending.level != END else "end",
             headings=self.outline.path_at(a),
         )
         self.chunks.append(chunk)
@@ -359,26 +361,39 @@ class ChunkJob:
         return self.index.offset_after(k)
 
     # -- the candidates a policy picks from -----------------------------------
-    def candidates(self, w: Window, levels: tuple[int, ...]) -> Iterator[Candidate]:
+    def candidates(self, w: Window, levels: tuple[int, ...], filled: bool = False) -> Iterator[Candidate]:
         """For each level in order, its last cut in the window, where one leaves some
         text in the chunk (no cut, or only whitespace before it: an earlier one will
-        not do either). Lazy: a policy that stops early searches no weaker level."""
+        not do either). Lazy: a policy that stops early searches no weaker level.
+        `filled`: separators that choose among their cuts by the fill (fenced code:
+        the strongest code cut that keeps the chunk full enough) are told it."""
         last, text = self.seps.last, self.text
+        fill = filled and self.seps.uses_fill
         for level in levels:
-            cut = last(level, w.floor + 1, w.hi)
+            cut = last(level, w.floor + 1, w.hi, self._fill_offset(w.a, self._fill[level])) if fill else last(level, w.floor + 1, w.hi)
             if cut is not None and trim_end(text, w.a, cut) > w.floor:
                 yield Candidate(cut, level)
 
     def structure_first(self, w: Window, levels: tuple[int, ...]) -> Candidate:
         """The strongest cut that keeps the chunk reasonably full; else the farthest
-        cut of any level below its fill; else a cut between tokens."""
-        fallback = None
-        for c in self.candidates(w, levels):
-            if c.cut >= self._fill_offset(w.a, self._fill[c.level]):
+        cut of any level below its fill; else a cut between tokens. A weak cut (in
+        fenced code: inside a string, a comment or a line) comes after every other:
+        the first weak one that fills the chunk, else the farthest weak one."""
+        fallback = weak_filled = weak_fallback = None
+        is_weak = self.seps.is_weak
+        for c in self.candidates(w, levels, filled=True):
+            filled = c.cut >= self._fill_offset(w.a, self._fill[c.level])
+            if is_weak(c.cut):
+                if filled and weak_filled is None:
+                    weak_filled = c
+                elif weak_fallback is None or c.cut > weak_fallback.cut:
+                    weak_fallback = c
+                continue
+            if filled:
                 return c
             if fallback is None or c.cut > fallback.cut:
                 fallback = c
-        return fallback or self.token_cut(w)
+        return fallback or weak_filled or weak_fallback or self.token_cut(w)
 
     def code_first(self, w: Window, levels: tuple[int, ...]) -> Candidate:
         """The code ladder: the strongest level with a cut that keeps the chunk
@@ -416,7 +431,7 @@ class ChunkJob:
             (cut, level)
             for level in topics.LEVELS
             for cut in self.seps.cuts(level, lo, w.hi)
-            if trim_end(text, w.a, cut) > w.floor
+            if trim_end(text, w.a, cut) > w.floor and not self.seps.is_weak(cut)  # (fenced code)
         ]
         return Candidate(*topics.best_cut(self.document.cohesion, w.a, found)) if found else None
 
@@ -559,7 +574,9 @@ class Farthest:
         self.fallback_levels = strategy.fallback_levels
 
     def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        best = max(job.candidates(w, self.levels), key=lambda c: c.cut, default=None)
+        found = list(job.candidates(w, self.levels))
+        strong = [c for c in found if not job.seps.is_weak(c.cut)]  # fenced code: see structure_first
+        best = max(strong or found, key=lambda c: c.cut, default=None)
         return best or job.structure_first(w, self.fallback_levels)
 
 

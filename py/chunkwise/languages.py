@@ -145,6 +145,23 @@ def resolve(name: str) -> str:
     raise ValueError(f"unknown language {name!r}; choose one of text, {', '.join(LANGUAGES)}")
 
 
+_FENCE_INFO = re.compile(r"[ \t]*\{?[ \t]*\.?([\w+#-]+)")
+
+
+def fence_language(info: str) -> str | None:
+    """The code language a Markdown fence's info string names ("python", "js",
+    "rust,ignore", "{.go}"), or None: no name, an unknown one, or prose."""
+    m = _FENCE_INFO.match(info)
+    if m is None:
+        return None
+    word = m.group(1).lower()
+    try:
+        name = resolve(word)
+    except ValueError:
+        name = _BY_EXTENSION.get("." + word)  # ```mjs, ```kts, ```hpp: a file extension
+    return name if name in CODE_LANGUAGES else None
+
+
 def from_filename(filename: str | None) -> str | None:
     """The language a file name says (by extension or whole name), or None."""
     if not filename:

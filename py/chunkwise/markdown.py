@@ -5,6 +5,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from .whitespace import is_blank, skip_space, strip
 
@@ -26,20 +27,35 @@ class Heading:
     title: str
 
 
-def _pair_fences(fences: list[re.Match], length: int) -> list[tuple[int, int]]:
-    """[start, end) spans of fenced code blocks; an unclosed fence runs to the end."""
-    ranges = []
-    opening = None  # (start, fence char, fence length)
+class Fence(NamedTuple):
+    """A fenced code block: its fence lines included, [start, end); its body
+    (the lines between the fences, without the line break before the closing
+    fence), [body, body_end); and the opening fence's info string ("python")."""
+
+    start: int
+    end: int
+    body: int
+    body_end: int
+    info: str
+
+
+def _pair_fences(fences: list[re.Match], length: int) -> list[Fence]:
+    """The fenced code blocks (offsets in the text, not the padded text the
+    matches are from); an unclosed fence runs to the end."""
+    blocks = []
+    opening = None  # the opening fence's match
     for m in fences:
         fence = m.group(1)
         if opening is None:
-            opening = (m.start(), fence[0], len(fence))
-        elif fence[0] == opening[1] and len(fence) >= opening[2] and is_blank(m.group(2)):
-            ranges.append((opening[0], m.end() - 1))
+            opening = m
+        elif fence[0] == opening.group(1)[0] and len(fence) >= len(opening.group(1)) and is_blank(m.group(2)):
+            body = min(opening.end(), length)
+            blocks.append(Fence(opening.start(), m.end() - 1, body, max(body, m.start() - 1), strip(opening.group(2))))
             opening = None
     if opening is not None:
-        ranges.append((opening[0], length))
-    return ranges
+        body = min(opening.end(), length)
+        blocks.append(Fence(opening.start(), length, body, length, strip(opening.group(2))))
+    return blocks
 
 
 def _inside(pos: int, ranges: list[tuple[int, int]], starts: list[int]) -> bool:
@@ -49,6 +65,11 @@ def _inside(pos: int, ranges: list[tuple[int, int]], starts: list[int]) -> bool:
 
 def find_headings(text: str) -> list[Heading]:
     """Every heading outside fenced code, in document order."""
+    return scan_markdown(text)[0]
+
+
+def scan_markdown(text: str) -> tuple[list[Heading], list[Fence]]:
+    """Every heading outside fenced code, and every fenced code block, in document order."""
     padded = "\n" + text  # offsets in padded are one more than in text
     fences, atx, underlines = [], [], []
     # One pass over the lines that could matter, then the exact pattern for each.
@@ -60,7 +81,8 @@ def find_headings(text: str) -> list[Heading]:
             underlines.append(_UNDERLINE.match(padded, m.start()))
         else:
             fences.append(_FENCE.match(padded, m.start()))
-    code = _pair_fences([f for f in fences if f], len(text))
+    blocks = _pair_fences([f for f in fences if f], len(text))
+    code = [(b.start, b.end) for b in blocks]
     starts = [r[0] for r in code]
     found = []
     for m in atx:
@@ -72,7 +94,7 @@ def find_headings(text: str) -> list[Heading]:
         if heading and not _inside(heading.start, code, starts):
             found.append(heading)
     found.sort(key=lambda h: h.start)
-    return found
+    return found, blocks
 
 
 def _setext(text: str, underline: int, end: int, char: str) -> Heading | None:
@@ -96,7 +118,7 @@ class Outline:
 
     def __init__(self, text: str):
         self.text = text
-        self.headings = find_headings(text)
+        self.headings, self.fences = scan_markdown(text)
         self.starts = [h.start for h in self.headings]
         self._paths = []
         stack: list[Heading] = []

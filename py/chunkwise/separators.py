@@ -107,10 +107,26 @@ _REGEX_LEVELS = {
 class Separators:
     """Candidate cuts of every level, found lazily in the window the packer asks about."""
 
+    # Whether last() wants the fill offset (the packer computes it only then).
+    uses_fill = False
+
     def __init__(self, text: str, outline: Outline):
         self.text = text
         self.outline = outline
         self.n = len(text)
+
+    def chunk_start(self, cut: int) -> int:
+        """Where the chunk after a cut starts: past the whitespace."""
+        return skip_space(self.text, cut)
+
+    def level_of(self, cut: int, level: int) -> int:
+        """The level a cut found at `level` is reported as (its chunk's boundary)."""
+        return level
+
+    def is_weak(self, cut: int) -> bool:
+        """A cut in code inside a string, a comment or a line (fenced code): taken
+        only when no other cut is in reach. Prose has none."""
+        return False
 
     def _regex_matches(self, pattern: re.Pattern, lo: int, hi: int, use_end: bool):
         # Scan no further than the matches that can cut at or before hi need: a cut
@@ -162,8 +178,9 @@ class Separators:
                 yield i
             i = text.find("\n", i + 1, hi + 1)
 
-    def last(self, level: int, lo: int, hi: int) -> int | None:
-        """The last cut of this level in [lo, hi], or None."""
+    def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
+        """The last cut of this level in [lo, hi], or None. (`fill`, where a cut
+        starts to be worth taking, matters only to a subclass with uses_fill.)"""
         if hi < lo:
             return None
         if level == LINE:
@@ -188,4 +205,4 @@ class Separators:
         the first text after the whitespace that follows one of their cuts? The
         text's first character starts every unit."""
         j = trim_end(self.text, 0, i)
-        return j == 0 or any(skip_space(self.text, cut) == i for level in levels for cut in self.cuts(level, j, i))
+        return j == 0 or any(self.chunk_start(cut) == i for level in levels for cut in self.cuts(level, j, i))
