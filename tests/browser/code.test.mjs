@@ -61,4 +61,17 @@ describe("code", () => {
     const pasted = tmpFile("pasted.txt", code);
     assert.ok(got.bytes.equals(cli(pasted, settings, "jsonl", false, ["--language", "auto"])));
   });
+
+  test("a Markdown file's ```python block is cut as Python, and the JSONL is the CLI's", async () => {
+    const body = SHLEX.toString("utf8").split("\n").slice(0, 200).join("\n");
+    const guide = tmpFile("guide.md", `# Guide\n\nSome prose. It explains the code below.\n\n\`\`\`python\n${body}\n\`\`\`\n\nThe end.\n`);
+    await page.setInputFiles("[data-testid=file-input]", guide);
+    await waitDone(page);
+    await setSettings(page, { size: 256, overlap: 32 });
+    const got = await download(page, "download-jsonl");
+    assert.ok(got.bytes.equals(cli(guide, settings, "jsonl")), "JSONL differs from the CLI's for guide.md");
+    const records = got.bytes.toString("utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.ok(records.some((r) => ["definition", "nested", "statement"].includes(r.boundary)), "no code boundary in the block");
+    assert.ok(records.every((r) => !r.text.trimEnd().endsWith("```python")), "a chunk ends with the opening fence");
+  });
 });
