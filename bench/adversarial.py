@@ -100,9 +100,9 @@ def measure(shape, strategy, size, backend, what, timeout) -> dict | None:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4) -> tuple[str, dict]:
+def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4, only: str = "") -> tuple[str, dict]:
     """The table: every shape with tiktoken at every size, with the pure backend
-    up to `both_up_to` MB."""
+    up to `both_up_to` MB; `only`: comma-separated words, the shapes that contain one."""
     from run import table  # noqa: PLC0415  (bench/run.py's table helper)
 
     sizes = [int(s * MB) for s in sizes_mb]
@@ -110,7 +110,10 @@ def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4) -> tup
     header += [f"{sizes_mb[-1]}/{sizes_mb[-2]} chunk", f"{sizes_mb[-1]}/{sizes_mb[-2]} encode", "max s/MB",
                f"peak MB at {sizes_mb[-1]}"]
     rows, data = [header], {}
+    wanted = [w.strip() for w in only.split(",") if w.strip()]
     for shape, strategy in SHAPES:
+        if wanted and not any(w in shape for w in wanted):
+            continue
         for backend in ("tiktoken", "pure"):
             times, encodes, peak = {}, {}, None
             for size in sizes:

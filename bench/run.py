@@ -262,13 +262,13 @@ def corpus_section(runs: int, quick: bool) -> tuple[str, dict]:
     return scaleout.section(quick)
 
 
-ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0}
+ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0, "shapes": ""}
 
 
 def adversarial_section() -> tuple[str, dict]:
     import adversarial
 
-    return adversarial.section(ADVERSARIAL["sizes"], ADVERSARIAL["timeout"])
+    return adversarial.section(ADVERSARIAL["sizes"], ADVERSARIAL["timeout"], only=ADVERSARIAL["shapes"])
 
 
 SECTIONS = {
@@ -294,6 +294,7 @@ def main() -> int:
                         help="run only the adversarial-shapes section (1, 4, 16 MB; minutes, and GBs for the slow shapes)")
     parser.add_argument("--sizes", default="1,4,16", help="with adversarial: sizes in MB (default 1,4,16)")
     parser.add_argument("--timeout", type=float, default=600, help="with adversarial: seconds per run (default 600)")
+    parser.add_argument("--shapes", default="", help="with adversarial: only shapes naming one of these words (giant,flag,...)")
     args = parser.parse_args()
     args.only = [name for name in args.only if name != "all"]  # "all" is the default
     if args.adversarial:
@@ -303,7 +304,7 @@ def main() -> int:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
     chosen = args.only or [name for name in SECTIONS
                            if name not in ON_REQUEST and not (name in ("browser", "pyodide_hf") and args.no_browser)]
-    ADVERSARIAL.update(sizes=[float(s) for s in args.sizes.split(",")], timeout=args.timeout)
+    ADVERSARIAL.update(sizes=[float(s) for s in args.sizes.split(",")], timeout=args.timeout, shapes=args.shapes)
     runs = 2 if args.quick else 5
     sections, data = [], {}
     for name in chosen:

