@@ -81,3 +81,24 @@ def test_the_issues_example_keeps_its_budget(backend):
     text = "n \U0001D2C1 \U0001D2C2 \U0001D2C3 \U0001D2C4"
     result = chunkwise.chunk_document(text, max_tokens=8, overlap=0)
     assert_invariants(text, result.chunks, 8, "cl100k_base")
+
+
+def test_where_cuts_fall_does_not_depend_on_the_pythons_unicode():
+    """Sentence ends, initials, soft line wraps, dashes between words and dotted
+    abbreviations are judged by the pinned tables, not by str.islower()/isupper()/
+    isalnum() or re's \\w: a letter that CPython 3.11 calls unassigned (U+1C8A
+    CYRILLIC SMALL LETTER TJE, U+1C89 its capital, Unicode 16.0) is cut around
+    exactly as a letter of the same class it has always known (д, Д). Pyodide's
+    newer Python knew them as letters, so the page and the CLI cut the same."""
+    from chunkwise.markdown import Outline
+    from chunkwise.model import LINE, PHRASE, SENTENCE, WORD
+    from chunkwise.separators import Separators
+
+    known = "Он ушёл. дой сказал: слово\nдой идёт; Д. Смит пришёл. д—д и д.д. конец. Ещё\nДом."
+    new = known.replace("д", "\u1c8a").replace("Д", "\u1c89")
+    assert len(new) == len(known) and new != known
+    for level in (LINE, SENTENCE, PHRASE, WORD):
+        cuts = [list(Separators(t, Outline(t)).cuts(level, 0, len(t))) for t in (known, new)]
+        assert cuts[0] == cuts[1], level
+    # "ушёл. дой", "Д. Смит" and "д.д. конец" end no sentence; "конец. Ещё" does
+    assert list(Separators(known, Outline(known)).cuts(SENTENCE, 0, len(known))) == [known.index(" Ещё")]

@@ -11,6 +11,9 @@ from bisect import bisect_left, bisect_right
 
 from .markdown import Outline
 from .model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
+from .uniclass import LETTER as _LETTER
+from .uniclass import WORD as _W
+from .uniclass import is_alnum, is_decimal, is_lower, is_upper
 from .whitespace import CHARS as _SPACES
 from .whitespace import CLASS as _S
 from .whitespace import HORIZONTAL as _HS
@@ -25,7 +28,9 @@ _CJK_CLOSERS = "」』”’）】》〉\"'"
 # character, against 50-70 for an alternation of classes). The alternatives then
 # look back at that first character.
 #
-# Whitespace is the tokenizer's (whitespace.py), never re's \s or str.isspace().
+# Whitespace is the tokenizer's (whitespace.py), never re's \s or str.isspace();
+# letters and digits are the pinned tables' (uniclass.py), never re's \w or
+# str.islower(), which follow the running Python's Unicode version.
 #
 # Sentence ends: . ! ? … (and Arabic, Devanagari) before whitespace, closing quotes
 # and brackets included; the full-width terminators need no space after them.
@@ -36,10 +41,10 @@ _SENTENCE = re.compile(
 # Phrase breaks: , ; : before whitespace, spaced dashes, unspaced em/en dashes
 # between words, and the full-width comma, enumeration comma, semicolon, colon.
 _PHRASE = re.compile(
-    rf"[,;:—–\-，、；：](?:(?<=[,;:])(?=[{_S}])|(?<=[^{_S}][ \t][—–-])[—–-]?(?=[ \t])|(?<=\w[—–])(?=\w)|(?<=[，、；：]))"
+    rf"[,;:—–\-，、；：](?:(?<=[,;:])(?=[{_S}])|(?<=[^{_S}][ \t][—–-])[—–-]?(?=[ \t])|(?<=[{_W}][—–])(?=[{_W}])|(?<=[，、；：]))"
 )
 _PARAGRAPH = re.compile(rf"\n[{_HS}\r]*\n")
-_DOTTED = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")  # e.g  i.e  U.S  a.m  z.B
+_DOTTED = re.compile(rf"(?:[{_LETTER}]\.)+[{_LETTER}]")  # e.g  i.e  U.S  a.m  z.B
 
 # Common abbreviations that end in a period but rarely end a sentence.
 ABBREVIATIONS = frozenset(
@@ -64,7 +69,7 @@ def is_sentence_end(text: str, m: re.Match) -> bool:
     if first not in ".!?…‽":
         return True
     after = _NONSPACE.search(text, m.end())
-    if after and text[after.start()].islower():
+    if after and is_lower(text[after.start()]):
         return False
     if text[m.start() : m.end()].rstrip(_CLOSERS) != ".":
         return True
@@ -73,9 +78,9 @@ def is_sentence_end(text: str, m: re.Match) -> bool:
         return True
     if word.lower() in ABBREVIATIONS or ("." in word and _DOTTED.fullmatch(word)):
         return False
-    if len(word) == 1 and word.isupper():
+    if len(word) == 1 and is_upper(word):
         return False  # an initial: "J. R. R. Tolkien"
-    if len(word) <= 3 and word.isdecimal():  # what \d{1,3} matches
+    if len(word) <= 3 and all(map(is_decimal, word)):  # what \d{1,3} matches
         j = m.start() - len(word)
         while j > 0 and text[j - 1] in " \t":
             j -= 1
@@ -90,8 +95,8 @@ def is_soft_wrap(text: str, i: int) -> bool:
     right at the start of the next line."""
     return (
         0 < i < len(text) - 1
-        and (text[i - 1].isalnum() or text[i - 1] == ",")
-        and text[i + 1].islower()
+        and (is_alnum(text[i - 1]) or text[i - 1] == ",")
+        and is_lower(text[i + 1])
     )
 
 
