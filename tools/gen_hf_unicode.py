@@ -14,6 +14,7 @@ pre-tokenizer. Run it after changing the pinned version (a test compares).
 """
 from __future__ import annotations
 
+import functools
 import sys
 import unicodedata
 from pathlib import Path
@@ -25,12 +26,21 @@ OUT = Path(__file__).resolve().parent.parent / "py" / "chunkwise" / "hf_unicode.
 SEP = "|"  # kept by every step (clean, strip_accents, lowercase): it is ASCII punctuation
 
 
+@functools.lru_cache(maxsize=None)
+def _every_code_point() -> tuple[str, ...]:
+    return tuple(map(chr, [*range(0xD800), *range(0xE000, 0x110000)]))
+
+
 def code_points(but=""):
-    return [chr(o) for o in range(0x110000) if not 0xD800 <= o <= 0xDFFF and chr(o) not in but]
+    """Every code point but the surrogates (and the characters in `but`)."""
+    chars = _every_code_point()
+    return [c for c in chars if c not in but] if but else list(chars)
 
 
 def per_char(normalizer, chars):
-    out = normalizer.normalize_str(SEP + SEP.join(chars) + SEP).split(SEP)[1:-1]
+    out = []
+    for part in slices(chars):
+        out += normalizer.normalize_str(SEP + SEP.join(part) + SEP).split(SEP)[1:-1]
     assert len(out) == len(chars)
     return out
 
@@ -68,9 +78,11 @@ def tables() -> dict[str, str]:
     marks = [ord(c) for c, v in zip(chars, per_char(normalizers.StripAccents(), chars)) if v == ""]
     lowered = per_char(bert(lowercase=True), chars)
     lower = [(c, v) for c, v in zip(chars, lowered) if v != c]
-    text = "a".join(code_points())
-    pieces = pre_tokenizers.BertPreTokenizer().pre_tokenize_str(text)
-    punct = [ord(text[s]) for piece, (s, e) in pieces if e - s == 1 and text[s] != "a"]
+    punct = []
+    for part in slices(code_points()):
+        text = "a".join(part)
+        pieces = pre_tokenizers.BertPreTokenizer().pre_tokenize_str(text)
+        punct += [ord(text[s]) for piece, (s, e) in pieces if e - s == 1 and text[s] != "a"]
     onig = {key: ranges(oniguruma_class(pattern)) for key, pattern in ONIG_CLASSES.items()}
     return {
         "VERSION": __version__,
@@ -89,21 +101,44 @@ def tables() -> dict[str, str]:
 ONIG_CLASSES = {"ONIG_LETTER": r"\p{L}", "ONIG_NUMBER": r"\p{N}", "ONIG_WORD": r"\w", "ONIG_SPACE": r"\s"}
 
 
+# The library takes about a microsecond a character on a long string and a third
+# of that on short ones: code points are sent in slices of this many.
+SLICE = 1 << 14
+
+
+def slices(chars: list[str]):
+    for i in range(0, len(chars), SLICE):
+        yield chars[i : i + SLICE]
+
+
 def oniguruma_class(pattern: str) -> list[int]:
-    """The code points a one-character Oniguruma class matches in the library."""
+    """The code points a one-character Oniguruma class matches in the library:
+    the code points in a row, the matches removed; what is left comes back as
+    runs with their offsets (a few hundred pieces, not a million)."""
     from tokenizers import Regex
 
-    chars = code_points(but="\x01")
-    text = "\x01".join(chars)
-    split = pre_tokenizers.Split(Regex(pattern), "isolated")
-    return [ord(piece) for piece, _ in split.pre_tokenize_str(text) if len(piece) == 1 and piece != "\x01"]
+    split = pre_tokenizers.Split(Regex(pattern), "removed")
+    out = []
+    for part in slices(code_points(but="\x01")):
+        left = bytearray(len(part))
+        for _, (start, end) in split.pre_tokenize_str("".join(part)):
+            left[start:end] = b"\x01" * (end - start)
+        out += [ord(c) for c, kept in zip(part, left) if not kept]
+    return out
 
 
 def whitespace_word() -> list[int]:
-    """The characters the Whitespace pre-tokenizer keeps in a word with "a"."""
-    chars = code_points(but=" ")
-    pieces = pre_tokenizers.Whitespace().pre_tokenize_str(" ".join("a" + c for c in chars))
-    return [ord(piece[1]) for piece, _ in pieces if len(piece) == 2 and piece[0] == "a"]
+    """The characters the Whitespace pre-tokenizer (\\w+|[^\\w\\s]+) keeps in a word
+    with "a": its word characters. Each is put between two "!", which are not:
+    a word character is then a piece of its own, anything else joins the "!"s or
+    is dropped as whitespace."""
+    whitespace = pre_tokenizers.Whitespace()
+    assert [p for p, _ in whitespace.pre_tokenize_str("a! a")] == ["a", "!", "a"]
+    out = []
+    for part in slices(code_points(but=" !")):
+        pieces = whitespace.pre_tokenize_str("!" + "!".join(part) + "!")
+        out += [ord(piece) for piece, _ in pieces if len(piece) == 1 and piece != "!"]
+    return out
 
 
 def grapheme_joins() -> list[int]:
