@@ -207,7 +207,7 @@ def test_overlap_starts_at_a_sentence_or_word_start():
     assert len(overlapped) > len(chunks) / 2
     for c in overlapped:
         assert GPL[c.start - 1].isspace()  # a word start, never mid-word
-        assert 0 < c.overlap_tokens <= overlap_range(40, 200)[1]
+        assert 0 < c.overlap_tokens <= overlap_range(40, 200)[2]
     # GPL's sentences are long, yet most overlaps start where a sentence or line
     # starts (6 of 56 do not; at word starts, 44 of 57 did not).
     mid, _ = _mid_sentence_overlaps(GPL, chunks)
@@ -285,10 +285,24 @@ def test_smart_overlap_starts_at_a_sentence_almost_always(strategy):
 def test_overlap_at_a_unit_start_stays_within_its_tolerance():
     text = " ".join(f"Sentence number {i} is a fairly short one." for i in range(300))
     chunks = chunkwise.chunk(text, max_tokens=120, overlap=20)
-    fewest, most = overlap_range(20, 120)
-    assert (fewest, most) == (10, 30)
+    fewest, most, longest = overlap_range(20, 120)
+    assert (fewest, most, longest) == (10, 30, 60)
     for c in chunks[1:]:
         assert c.text.startswith("Sentence number ") and fewest <= c.overlap_tokens <= most
+
+
+def test_overlap_stretches_to_a_sentence_start_rather_than_start_mid_sentence():
+    # Each sentence is 37 tokens: none starts within 1.5x of a 20-token overlap, one
+    # does within 3x (engine.OVERLAP_STRETCH). A word start was the choice before
+    # (1 of 15 chunks started at a sentence).
+    sentence = ("The committee reviewed every single proposal that arrived before the deadline, weighing costs, risks"
+                " and benefits with great care, and then it wrote a long report for the board about item {i}.")
+    text = " ".join(sentence.format(i=i) for i in range(60))
+    chunks = chunkwise.chunk(text, max_tokens=200, overlap=20)
+    _, most, longest = overlap_range(20, 200)
+    assert len(chunks) > 10 and all(c.overlap_tokens for c in chunks[1:])
+    for c in chunks[1:]:
+        assert c.text.startswith("The committee") and most < c.overlap_tokens <= longest
 
 
 def test_overlap_unit_word_takes_the_longest_word_tail():

@@ -5,7 +5,7 @@ all read describe()."""
 from __future__ import annotations
 
 from . import __version__
-from .engine import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_TOLERANCE
+from .engine import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
 from .languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES
 from .presets import PRESETS
@@ -49,7 +49,8 @@ OVERLAP_UNIT_HELP = {
         "The overlap starts where a unit starts: a sentence or line (Smart, Markdown, Sentences), a line"
         " (Lines), a paragraph (Paragraphs), a definition or line (Code). Of the unit starts that give"
         f" {_LOW:g}x to {_HIGH:g}x of the overlap asked for, the nearest to it; else a shorter whole unit;"
-        " at a word only when the tail has no unit start (Sentences: no overlap rather than part of a sentence).",
+        f" else a longer one, up to {OVERLAP_STRETCH}x; at a word only when there is none (Sentences: no overlap"
+        " rather than part of a sentence).",
     ),
     "word": ("Word start", "The overlap starts at a word: as many whole words as fit the overlap."),
 }

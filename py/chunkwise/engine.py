@@ -44,6 +44,9 @@ MAX_SETTING = 1 << 62
 # An overlap that starts where a unit starts may be this much shorter or longer
 # than the requested one (never more than half the budget).
 OVERLAP_TOLERANCE = (0.5, 1.5)
+# Where the tail has no unit start within 1.5x, one up to this many times the
+# overlap (never more than half the budget) still beats a start mid-sentence.
+OVERLAP_STRETCH = 3
 
 
 def default_overlap(max_tokens: int) -> int:
@@ -63,12 +66,15 @@ def _whole(name: str, value) -> int:
     raise ValueError(f"{name} must be a whole number, not {value!r}")
 
 
-def overlap_range(overlap: int, max_tokens: int) -> tuple[int, int]:
+def overlap_range(overlap: int, max_tokens: int) -> tuple[int, int, int]:
     """The token counts an overlap that starts at a unit start may have for this
-    (settled) overlap: 0.5x to 1.5x of it, at most half the budget, at least 1."""
+    (settled) overlap: 0.5x to 1.5x of it (fewest, most), at least 1; and, where
+    no unit start lies within most, up to OVERLAP_STRETCH times it (longest).
+    Never more than half the budget."""
     low, high = (Fraction(x) for x in OVERLAP_TOLERANCE)  # exact, for any size
     fewest = -(-overlap * low.numerator // low.denominator)
-    return max(1, fewest), max(overlap, min(overlap * high.numerator // high.denominator, max_tokens // 2))
+    most = max(overlap, min(overlap * high.numerator // high.denominator, max_tokens // 2))
+    return max(1, fewest), most, max(most, min(overlap * OVERLAP_STRETCH, max_tokens // 2))
 
 
 def settle(
@@ -457,9 +463,10 @@ class ChunkJob:
         count of the repeated text; None for no overlap.
 
         overlap_unit="unit": at a unit start of the strategy (strongest group first)
-        whose overlap lies in overlap_range(), the one nearest the requested size;
-        else at the nearest shorter one; where the tail has no unit start at all, at
-        a word start (strategies of whole units: no overlap).
+        whose overlap lies in overlap_range()'s fewest..most, the one nearest the
+        requested size; else at the nearest shorter one; else at the nearest longer
+        one up to longest; where there is none, at a word start (strategies of whole
+        units: no overlap).
         overlap_unit="word", or no unit start in range: the longest tail of whole
         words within the requested size. Token windows: the longest tail of
         characters (never splitting a grapheme cluster)."""
@@ -484,13 +491,18 @@ class ChunkJob:
     def _unit_overlap(self, a: int, end: int, end_tokens: int, groups) -> Overlap | None:
         """The unit start nearest the requested overlap within overlap_range(); where
         there is none, the nearest shorter one (a short overlap that starts where a
-        sentence starts reads better than a long one that starts mid-sentence)."""
+        sentence starts reads better than a long one that starts mid-sentence);
+        where there is none either, the nearest longer one up to `longest`."""
         index, text, chunk_start = self.index, self.text, self.document.chunk_start
-        fewest, most = overlap_range(self.settings.overlap, self.settings.max_tokens)
+        fewest, most, longest = overlap_range(self.settings.overlap, self.settings.max_tokens)
         a_tokens = index.tokens_before(a)
-        # Offsets whose tail holds about `most` ... 1 tokens (estimates from the
-        # token index; the chosen start is counted exactly).
-        lo = max(a + 1, index.offset_after(end_tokens - most) if end_tokens - most > a_tokens else a + 1)
+
+        def reach(tokens: int) -> int:
+            """The first offset whose tail holds about `tokens` (an estimate from the
+            token index; the chosen start is counted exactly)."""
+            return max(a + 1, index.offset_after(end_tokens - tokens) if end_tokens - tokens > a_tokens else a + 1)
+
+        near, lo = reach(most), reach(longest)
         if lo >= end:
             return None
         # A unit that starts at or after lo may follow a cut in the whitespace before it.
@@ -505,13 +517,19 @@ class ChunkJob:
                         found.add(start)
             starts[levels] = sorted(found)
         wanted = self.settings.overlap
-        for shorter in (False, True):
+        # in range (from `near` on, about fewest..most tokens), then shorter, then longer (before `near`)
+        for kind, limit in (("in range", most), ("shorter", most), ("longer", longest)):
             for levels in groups:
                 tails = [(end_tokens - index.tokens_before(s), s) for s in starts[levels]]
-                tails = [(t, s) for t, s in tails if (t < fewest if shorter else t >= fewest)]
+                if kind == "in range":
+                    tails = [(t, s) for t, s in tails if s >= near and t >= fewest]
+                elif kind == "shorter":
+                    tails = [(t, s) for t, s in tails if s >= near and t < fewest]
+                else:
+                    tails = [(t, s) for t, s in tails if s < near]
                 for _, start in sorted(tails, key=lambda ts: (abs(ts[0] - wanted), ts[1]))[:4]:
                     count = index.count(start, end)
-                    if 0 < count <= most:
+                    if 0 < count <= limit:
                         return Overlap(start, count)
         return None
 
