@@ -66,12 +66,15 @@ def _whole(name: str, value) -> int:
     raise ValueError(f"{name} must be a whole number, not {value!r}")
 
 
+_TOLERANCE = tuple(Fraction(x) for x in OVERLAP_TOLERANCE)
+
+
 def overlap_range(overlap: int, max_tokens: int) -> tuple[int, int, int]:
     """The token counts an overlap that starts at a unit start may have for this
     (settled) overlap: 0.5x to 1.5x of it (fewest, most), at least 1; and, where
     no unit start lies within most, up to OVERLAP_STRETCH times it (longest).
     Never more than half the budget."""
-    low, high = (Fraction(x) for x in OVERLAP_TOLERANCE)  # exact, for any size
+    low, high = _TOLERANCE  # exact, for any size
     fewest = -(-overlap * low.numerator // low.denominator)
     most = max(overlap, min(overlap * high.numerator // high.denominator, max_tokens // 2))
     return max(1, fewest), most, max(most, min(overlap * OVERLAP_STRETCH, max_tokens // 2))
@@ -267,6 +270,7 @@ class ChunkJob:
         self.document = doc
         self.text = doc.text
         self.settings = Settings(budget, overlap, strategy, encoding, overlap_unit)
+        self._overlap_range = overlap_range(overlap, budget)
         self.warnings = warnings + doc.warnings
         self.strategy = SPECS["code" if strategy == "smart" and doc.is_code else strategy]
         self.policy = POLICIES[self.strategy.kind](self.strategy)
@@ -494,7 +498,7 @@ class ChunkJob:
         sentence starts reads better than a long one that starts mid-sentence);
         where there is none either, the nearest longer one up to `longest`."""
         index, text, chunk_start = self.index, self.text, self.document.chunk_start
-        fewest, most, longest = overlap_range(self.settings.overlap, self.settings.max_tokens)
+        fewest, most, longest = self._overlap_range
         a_tokens = index.tokens_before(a)
 
         def reach(tokens: int) -> int:
@@ -505,32 +509,45 @@ class ChunkJob:
         near, lo = reach(most), reach(longest)
         if lo >= end:
             return None
-        # A unit that starts at or after lo may follow a cut in the whitespace before it.
-        scan_from = trim_end(text, a, lo)
-        starts = {}
-        for levels in groups:
-            found = set()
-            for level in levels:
-                for cut in self.seps.cuts(level, scan_from, end - 1):
-                    start = chunk_start(cut)  # code keeps the line's indentation
-                    if lo <= start < end:
-                        found.add(start)
-            starts[levels] = sorted(found)
-        wanted = self.settings.overlap
-        # in range (from `near` on, about fewest..most tokens), then shorter, then longer (before `near`)
-        for kind, limit in (("in range", most), ("shorter", most), ("longer", longest)):
+        tokens_before = index.tokens_before
+        if not self.document.is_code:
+            chunk_start = lambda cut: skip_space(text, cut)  # noqa: E731  (the same, without the check)
+
+        def unit_starts(first: int, stop: int) -> list[list[tuple[int, int]]]:
+            """Per group, the (tail estimate, start) of each unit start in [first, stop)."""
+            scan_from = trim_end(text, a, first)  # a unit may follow a cut in the whitespace before first
+            out = []
             for levels in groups:
-                tails = [(end_tokens - index.tokens_before(s), s) for s in starts[levels]]
-                if kind == "in range":
-                    tails = [(t, s) for t, s in tails if s >= near and t >= fewest]
-                elif kind == "shorter":
-                    tails = [(t, s) for t, s in tails if s >= near and t < fewest]
-                else:
-                    tails = [(t, s) for t, s in tails if s < near]
-                for _, start in sorted(tails, key=lambda ts: (abs(ts[0] - wanted), ts[1]))[:4]:
-                    count = index.count(start, end)
-                    if 0 < count <= limit:
-                        return Overlap(start, count)
+                found = set()
+                for level in levels:
+                    for cut in self.seps.cuts(level, scan_from, stop - 1):
+                        start = chunk_start(cut)  # code keeps the line's indentation
+                        if first <= start < stop:
+                            found.add(start)
+                out.append([(end_tokens - tokens_before(s), s) for s in sorted(found)])
+            return out
+
+        wanted = self.settings.overlap
+
+        def nearest(tails, limit: int) -> Overlap | None:
+            for _, start in sorted(tails, key=lambda ts: (abs(ts[0] - wanted), ts[1]))[:4]:
+                count = index.count(start, end)
+                if 0 < count <= limit:
+                    return Overlap(start, count)
+            return None
+
+        # in range (from `near` on, about fewest..most tokens), then shorter; only
+        # then the longer ones before `near`, found only when needed
+        close = unit_starts(near, end) if near < end else [[] for _ in groups]
+        for shorter in (False, True):
+            for tails in close:
+                found = nearest([ts for ts in tails if (ts[0] < fewest if shorter else ts[0] >= fewest)], most)
+                if found is not None:
+                    return found
+        for tails in unit_starts(lo, near):
+            found = nearest(tails, longest)
+            if found is not None:
+                return found
         return None
 
     def _char_starts(self, lo: int, end: int) -> Iterator[int]:
