@@ -510,8 +510,6 @@ class ChunkJob:
         if lo >= end:
             return None
         tokens_before = index.tokens_before
-        if not self.document.is_code:
-            chunk_start = lambda cut: skip_space(text, cut)  # noqa: E731  (the same, without the check)
 
         def unit_starts(first: int, stop: int) -> list[list[tuple[int, int]]]:
             """Per group, the (tail estimate, start) of each unit start in [first, stop)."""
