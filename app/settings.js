@@ -15,6 +15,7 @@ const clampInt = (value, lo, hi, fallback) => {
 // tokenizer.json files opened in this tab (the worker keeps them; a reload forgets them).
 const localEncodings = new Set();
 export const addLocalEncoding = (name) => localEncodings.add(name);
+export const isLocalEncoding = (name) => localEncodings.has(name);
 
 // A model preset (describe().models) chooses the encoding: valid while the
 // catalogue has it (kept as given until described).

@@ -2,15 +2,14 @@
 // current run as a command line or as Python that gives the same bytes as the
 // page's downloads.
 import * as catalog from "./catalog.js";
+import { isLocalEncoding as isLocal } from "./settings.js";
 
 // Where overlaps start, when it is not the engine's default (like the overlap, left
 // out when automatic, so the shared setup and the command line say only what was chosen).
 const chosenUnit = (s) => (s.overlapUnit && s.overlapUnit !== catalog.defaultOverlapUnit() ? s.overlapUnit : null);
 
-// A tokenizer.json the user opened is named by its file name (the engine may have
-// prefixed "file:" to keep it apart from a built-in name).
-const isLocal = (encoding) =>
-  !(catalog.get()?.encodings || []).some((e) => e.name === encoding) && !catalog.models().some((m) => m.encoding === encoding);
+// A tokenizer.json the user opened (settings.js keeps which) is named by its file
+// name (the engine may have prefixed "file:" to keep it apart from a built-in name).
 const fileName = (encoding) => encoding.replace(/^file:/, "");
 
 // "#strategy=smart&size=512&overlap=64&encoding=cl100k_base" (no overlap: automatic;
