@@ -108,3 +108,20 @@ def test_a_chunk_keeps_only_real_indentation(text):
     for budget in (4, 6, 8):
         chunks = chunkwise.chunk(text, max_tokens=budget, overlap=2, strategy="code")
         assert_invariants(text, chunks, max(budget, 4), "cl100k_base", 2)
+
+
+@pytest.mark.parametrize(
+    "text, settings",
+    [
+        # ten " \t" pairs of indentation are more than four tokens: the line is entered at its text
+        ("def f():\n" + " \t" * 10 + "return 1\n", {"language": "python", "max_tokens": 4, "overlap": 0}),
+        ("def f():\n" + " \t" * 10 + "return 1\n", {"strategy": "code", "max_tokens": 4, "overlap": 2}),
+        # an open fence's indented line at one character per chunk (found by the invariant test)
+        ("```python\n — ", {"strategy": "markdown", "encoding": "chars", "max_tokens": 1, "overlap": 0}),
+        ("```python\n  x = 1", {"strategy": "smart", "encoding": "chars", "max_tokens": 2, "overlap": 1}),
+    ],
+)
+def test_indentation_that_leaves_no_room_for_its_line_is_dropped_not_an_error(text, settings):
+    chunks = chunkwise.chunk(text, **settings)
+    budget = settings["max_tokens"] if settings.get("encoding") == "chars" else max(settings["max_tokens"], 4)
+    assert_invariants(text, chunks, budget, settings.get("encoding", "cl100k_base"), settings["overlap"])

@@ -317,6 +317,11 @@ class ChunkJob:
         if ending is None:  # the overlap left no room for new text: drop it
             a = self.document.chunk_start(self.prev_end)
             ending = self._ending(a, max(a, self.prev_end))
+        if ending is None:  # a line's indentation leaves no room for its text: drop it
+            a = skip_space(self.text, a)
+            ending = self._ending(a, a)
+        if ending is None:  # no room even for one character: impossible with budget >= 4
+            raise AssertionError("no cut fits the budget")  # pragma: no cover
         chunk = Chunk(
             index=len(self.chunks),
             text=self.text[a : ending.end],
@@ -361,8 +366,6 @@ class ChunkJob:
             if end > hi:  # the one-character fallback did not fit either
                 break
             hi = end - 1
-        if a == floor:  # no room even for one character: impossible with budget >= 4
-            raise AssertionError("no cut fits the budget")  # pragma: no cover
         return None
 
     def _reach(self, a: int, tokens: int) -> int:
