@@ -164,3 +164,22 @@ def test_pure_backend_merges_giant_pretokens_with_bpe(encoding):
     pure, fast = get_tokenizer(encoding, "pure"), get_tokenizer(encoding, "tiktoken")
     for text in ["x" * 20_000, "\n" * 9000 + "x", " " * 9000 + "x", "本" * 7000, "e" + "\u0301" * 5000, "!?" * 4000]:
         assert pure.encode(text) == fast.encode(text)
+
+
+@pytest.mark.parametrize("make", [lambda n: "x" * n, lambda n: " " * n, lambda n: ("中文日本語漢字東京大学研究所" * n)[: n // 3]],
+                         ids=["one-letter", "spaces", "cjk"])
+def test_merge_memory_is_a_few_bytes_a_byte(make):
+    """A 16 MB giant pre-token must merge in well under 300 MB (issue 9): bpe.merge's
+    own allocations stay under 12 bytes a byte of the pre-token, its ids included
+    (a heap of Python ints, one per pair, took 52)."""
+    import tracemalloc
+
+    _, ranks = _tiktoken("cl100k_base")
+    piece = make(1 << 13).encode("utf-8")
+    tracemalloc.start()
+    try:
+        bpe.merge(piece, ranks)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 12 * len(piece), peak / len(piece)
