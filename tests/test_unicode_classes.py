@@ -178,3 +178,43 @@ def test_where_cuts_fall_does_not_depend_on_the_pythons_unicode():
         assert cuts[0] == cuts[1], level
     # "ушёл. дой", "Д. Смит" and "д.д. конец" end no sentence; "конец. Ещё" does
     assert list(Separators(known, Outline(known)).cuts(SENTENCE, 0, len(known))) == [known.index(" Ещё")]
+
+
+# A letter CPython 3.11 calls unassigned (U+1C8A, Unicode 16) must count as the letter д
+# does wherever a module asks re's \w, \b or \d: each module asks the pinned tables
+# (uniclass.as_known), so the page (Pyodide, newer Unicode) and the CLI decide alike.
+KNOWN, NEW = "\u0434", "\u1c8a"
+
+
+def test_topic_words_do_not_depend_on_the_pythons_unicode():
+    from chunkwise.topics import Cohesion
+
+    words = [Cohesion(f"{c * 4} слово {c * 3}x {c * 5}")._words for c in (KNOWN, NEW)]
+    assert words[0] == words[1] == ([0, 5, 11, 16], [0, 1, 2, 3])
+
+
+def test_code_definitions_do_not_depend_on_the_pythons_unicode():
+    from chunkwise.codescan import scan
+    from chunkwise.languages import detect
+
+    def js(c):
+        return f"function {c}{c}() {{\n  return 1;\n}}\n\nfunction b{c}() {{\n  return 2;\n}}\n"
+
+    for c in (KNOWN, NEW):
+        assert [d.label for d in scan(js(c), "javascript").definitions] == [f"function {c}{c}", f"function b{c}"]
+        assert detect(f"def {c}{c}(a):\n    return a\n" * 3)[0] == "python"
+
+
+def test_separable_offsets_do_not_depend_on_the_pythons_unicode():
+    """The token index may split a document after a word followed by a symbol: U+1FAE8
+    (a Unicode 15 emoji) as after U+263A, though CPython 3.11 calls it unassigned."""
+    from chunkwise.counter import TokenIndex
+
+    for encoding in ENCODINGS:
+        tok = get_tokenizer(encoding, "tiktoken")
+        found = []
+        for ch in ("\u263a", "\U0001FAE8"):
+            text = f"word{ch}{ch} more"
+            index = TokenIndex(text, tok)
+            found.append([p for p in range(1, len(text)) if index.is_separable(p)])
+        assert found[0] == found[1] == [4, 6], encoding

@@ -17,6 +17,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from . import uniclass
 from .languages import LANGUAGES, Language
 
 CODE, STRING, COMMENT = 0, 1, 2  # what a line break is inside of
@@ -156,7 +157,10 @@ _RAW_CPP = re.compile(r"\"([^()\\\s]{0,16})\(")
 
 class _Scanner:
     def __init__(self, text: str, lang: Language):
-        self.text = text
+        # The patterns (\w, \b) run over the text as known to this Python (uniclass.py),
+        # so they match the same everywhere; labels are taken from the source.
+        self.source = text
+        self.text = uniclass.as_known(text)
         self.n = len(text)
         self.lang = lang
         self.nls: list[int] = []
@@ -426,7 +430,7 @@ class _Scanner:
                 m = _TOML_TABLE.match(text, first)
                 if m:
                     self._end_open(line)
-                    self.open_defs.append((0, line, first, f"[{m.group(1)}]", False))
+                    self.open_defs.append((0, line, first, f"[{self.source[m.start(1) : m.end(1)]}]", False))
         elif structure == "sql":
             if self.depth == 0 and not self.sql_open:
                 self.sql_open = True
@@ -463,7 +467,7 @@ class _Scanner:
         pending = self.pending
         if pending is not None and pending[1] == self.depth:
             line, _, first = pending
-            sig = self.text[first:s]
+            sig = self.source[first:s]
             transparent = bool(self.transparent and self.transparent.match(self.text, first))
             self.open_defs.append((self.depth + 1, line, first, _label(sig, self.lang), transparent))
             self.pending = None
@@ -522,11 +526,12 @@ class _Scanner:
             m = _YAML_KEY.match(text, first)
             if m:
                 # an item's indent is its dash's + 0.5: the next item closes it, its key's lines do not
-                self.open_defs.append((indent + 0.5 if m.group(1) else indent, line, first, m.group(2).strip("'\" "), False))
+                key = self.source[m.start(2) : m.end(2)].strip("'\" ")
+                self.open_defs.append((indent + 0.5 if m.group(1) else indent, line, first, key, False))
             return
         if self.decl is not None and self.decl.match(text, first):
             eol = text.find("\n", first)
-            self.open_defs.append((indent, line, first, _label(text[first : self.n if eol == -1 else eol], lang), False))
+            self.open_defs.append((indent, line, first, _label(self.source[first : self.n if eol == -1 else eol], lang), False))
 
     # -- HTML and XML ---------------------------------------------------------
     def _run_markup(self) -> None:
@@ -588,8 +593,10 @@ class _Scanner:
                 continue
             if tag.group(3) or (html and name in _VOID):
                 continue
-            idm = re.search(r"\bid\s*=\s*[\"']?([^\"'\s>]+)", tag.group())
-            label = f"<{name}#{idm.group(1)}>" if idm else f"<{name}>"
+            idm = _TAG_ID.search(tag.group())
+            shown = self.source[tag.start(2) : tag.end(2)]
+            shown = shown.lower() if html else shown
+            label = f"<{shown}#{self.source[s + idm.start(1) : s + idm.end(1)]}>" if idm else f"<{shown}>"
             transparent = (html and name in ("html", "body")) or (not html and not stack)
             stack.append((name, line, s, at_start, label, transparent))
             if html and name in ("script", "style", "textarea", "pre"):
@@ -609,33 +616,44 @@ _MARKUP = re.compile(r"\n|<!--|<!\[CDATA\[|<[?!]|</?[A-Za-z]")
 # A tag stops at the next "<" outside quotes, and a quoted value at 4,000 characters:
 # a stray "<" or quote can then cost only so much, never a scan to the end each.
 _TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)(?:[^<>\"']++|\"[^\"]{0,4000}\"|'[^']{0,4000}')*?(/?)>")
+_TAG_ID = re.compile(r"\bid\s*=\s*[\"']?([^\"'\s>]+)")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 
 def _label(signature: str, lang: Language) -> str:
-    """A short name for a definition: "class Parser", "fn main", "main()", ".btn"."""
+    """A short name for a definition: "class Parser", "fn main", "main()", ".btn".
+    The patterns run over the signature as known to this Python (uniclass.py); the
+    name is taken from the signature itself."""
     sig = _SPACE_RUN.sub(" ", signature.split("\n", 1)[0] if lang.structure != "braces" else signature).strip()
     sig = sig.rstrip("{").strip()
+    known = uniclass.as_known(sig)
+
+    def group(m: re.Match, i: int) -> str | None:
+        return None if m.start(i) < 0 else sig[m.start(i) : m.end(i)]
+
     if lang.name == "json":
         m = re.match(r"\"((?:[^\"\\]|\\.)*)\"", sig)
         return m.group(1) if m else sig[:60]
     if lang.name in ("css", "sql"):
         return sig[:60]
     if lang.name == "shell":
-        m = re.match(r"(?:function\s+)?([\w:.\-]+)", sig)
-        return f"{m.group(1)}()" if m else sig[:60]
-    m = _LABEL_KEYWORD.search(sig)
-    call = _CALL_NAME.search(sig)
+        m = _SHELL_NAME.match(known)
+        return f"{group(m, 1)}()" if m else sig[:60]
+    m = _LABEL_KEYWORD.search(known)
+    call = _CALL_NAME.search(known)
     if m and (call is None or m.start() <= call.start()):
-        kw, name = m.group(1), (m.group(2) or "").rstrip(":") or None
+        kw, name = m.group(1), (group(m, 2) or "").rstrip(":") or None
         if kw == "impl":
             return sig[m.start() :].split(" where ")[0][:60].strip()
         if kw in ("func", "fun", "fn", "function", "def") and name is None and call:
-            name = call.group(1)
+            name = group(call, 1)
         return f"{kw} {name}" if name else kw
     if call:
-        return f"{call.group(1)}()"
+        return f"{group(call, 1)}()"
     return sig[:60]
+
+
+_SHELL_NAME = re.compile(r"(?:function\s+)?([\w:.\-]+)")
 
 
 def _python_defs(text: str, scanner: _Scanner):

@@ -22,30 +22,30 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from unicodedata import category
 
+from . import uniclass
 from .tokenizers import Tokenizer
-from .whitespace import CHARS as _SPACES
+from .whitespace import CLASS as _SPACE
 from .whitespace import HORIZONTAL as _HSPACE
 
 # p is separable when text[p-1] is not whitespace and text[p] is horizontal
 # whitespace, or text[p-1] is a letter or digit and text[p] is a line break or
 # punctuation (the pre-token of punctuation would absorb a following \r\n), or
 # text[p-1] is a line break and text[p] is not whitespace (no pre-token runs
-# from a line break into text, except o200k's punctuation run "!\n/").
-_SEPARABLE = re.compile(rf"(?<=\S)(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w\s'])|(?<=[\r\n])(?=[^\s/])")
+# from a line break into text, except o200k's punctuation run "!\n/"). Whitespace is
+# the tokenizer's (whitespace.py); letters and digits (re's \w) are the pinned tables'
+# (uniclass.py): the pattern runs over uniclass.as_known(text).
+_SEPARABLE = re.compile(rf"(?<=[^{_SPACE}])(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w{_SPACE}'])|(?<=[\r\n])(?=[^{_SPACE}/])")
 _SHORT = 48  # ASCII slices this short are simply encoded
 _BLOCK = 1 << 16  # characters tokenized per step
 
 
 def _separable_match(text: str, m: re.Match) -> bool:
     ch = text[m.start()] if m.start() < len(text) else ""
-    if ch < "\x80" or ch in _SPACES:  # ASCII is never a mark nor unassigned
-        return True
-    # Combining marks join the letter before them in o200k; unassigned code
-    # points may be letters to a tokenizer with newer Unicode tables.
-    kind = category(ch)
-    return kind[0] != "M" and kind != "Cn"
+    # Combining marks join the letter before them in o200k. The classes are the
+    # pinned tables', which are the tokenizers' own (uniclass.py): a code point
+    # they leave unassigned is punctuation to both backends.
+    return ch < "\x80" or not uniclass.is_mark(ch)
 
 
 class TokenIndex:
@@ -61,6 +61,7 @@ class TokenIndex:
         # Where the document may be split: tiktoken's rule, or the tokenizer's own.
         self._separable = getattr(tokenizer, "separable", _SEPARABLE)
         self._separable_match = getattr(tokenizer, "separable_check", _separable_match)
+        self._known = uniclass.as_known(text)  # what the separable patterns run over
         self._char_ends = tokenizer.char_ends
         self.done = 0  # text[:done] is tokenized; done is separable (or the end)
         # The text is tokenized in blocks. For each block: its first character,
@@ -79,7 +80,7 @@ class TokenIndex:
     def first_separable(self, lo: int, hi: int) -> int | None:
         """First separable offset p with lo <= p < hi, judged inside text[:hi]."""
         text = self.text
-        for m in self._separable.finditer(text, lo, hi):
+        for m in self._separable.finditer(self._known, lo, hi):
             if self._separable_match(text, m):
                 return m.start()
         return None
@@ -97,7 +98,7 @@ class TokenIndex:
         while True:
             start = max(lo, hi - width)
             found = None
-            for m in self._separable.finditer(text, start, end):
+            for m in self._separable.finditer(self._known, start, end):
                 if m.start() <= hi and self._separable_match(text, m):
                     found = m.start()
             if found is not None or start == lo:
@@ -207,7 +208,7 @@ class TokenIndex:
         return known
 
     def is_separable(self, p: int) -> bool:
-        m = self._separable.match(self.text, p)
+        m = self._separable.match(self._known, p)
         return m is not None and self._separable_match(self.text, m)
 
 

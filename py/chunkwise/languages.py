@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import uniclass
+
 # Words that open a control statement, never a definition (brace languages).
 _CONTROL = r"(?:if|else|elif|for|foreach|while|do|switch|case|default|try|catch|finally|return|throw|new|delete|await|yield|using|lock|synchronized|with|unless|until|loop|match|select|defer|go|goto|break|continue|when|guard|repeat|in|of|assert|static_assert|sizeof|typeof|print|echo|else[ \t]+if)\b"
 # A C-family signature without a keyword: words (types, modifiers) then a name and "(".
@@ -151,10 +153,10 @@ _FENCE_INFO = re.compile(r"[ \t]*\{?[ \t]*\.?([\w+#-]+)")
 def fence_language(info: str) -> str | None:
     """The code language a Markdown fence's info string names ("python", "js",
     "rust,ignore", "{.go}"), or None: no name, an unknown one, or prose."""
-    m = _FENCE_INFO.match(info)
+    m = _FENCE_INFO.match(uniclass.as_known(info))  # \w by the pinned tables
     if m is None:
         return None
-    word = m.group(1).lower()
+    word = info[m.start(1) : m.end(1)].lower()
     try:
         name = resolve(word)
     except ValueError:
@@ -196,8 +198,9 @@ _SIGNALS = (
 
 def detect(text: str) -> tuple[str | None, str]:
     """A language from strong signals in pasted text, and why; (None, reason) for prose.
-    Looks at the first 20,000 characters only."""
-    head = text[:20000].lstrip("\ufeff")
+    Looks at the first 20,000 characters only, as known to this Python (uniclass.py:
+    re's word and digit classes by the pinned tables)."""
+    head = uniclass.as_known(text[:20000]).lstrip("\ufeff")
     stripped = head.lstrip()
     m = _SHEBANG.match(stripped)
     if m:

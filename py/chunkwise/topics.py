@@ -21,6 +21,7 @@ from bisect import bisect_left
 from collections import Counter
 from functools import cached_property
 
+from . import uniclass
 from .model import HEADING, LINE, PARAGRAPH, SENTENCE
 
 # The levels a topic cut may fall at, and how much each is worth on its own.
@@ -39,8 +40,9 @@ STOP_WORDS = frozenset(
 
 
 class Cohesion:
-    """The content words of a text (3+ word characters, lowercased, no stop words),
-    found once: their start offsets and a small integer per distinct word."""
+    """The content words of a text (3+ word characters by the pinned Unicode tables,
+    lowercased, no stop words), found once: their start offsets and a small integer
+    per distinct word."""
 
     def __init__(self, text: str):
         self.text = text
@@ -49,8 +51,9 @@ class Cohesion:
     def _words(self) -> tuple[list[int], list[int]]:
         ids: dict[str, int] = {}
         starts, seq = [], []
-        for m in _WORD.finditer(self.text):
-            word = m.group().lower()
+        text = self.text
+        for m in _WORD.finditer(uniclass.as_known(text)):  # \w by the pinned tables
+            word = text[m.start() : m.end()].lower()
             if word not in STOP_WORDS:
                 starts.append(m.start())
                 seq.append(ids.setdefault(word, len(ids)))

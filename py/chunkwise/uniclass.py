@@ -80,3 +80,34 @@ def char_class(kinds: str) -> str:
 
 LETTER = char_class("ulo")  # re's [^\W\d_], by the pinned tables
 WORD = char_class("ulon") + "_"  # re's \w, by the pinned tables
+
+
+# -- re's \w \d \b, the same on every Python ----------------------------------------------
+# re decides \w (and so \b) and \d by the running Python's Unicode. Spelling them with the
+# classes above makes patterns slow (re checks a long list of ranges) and costly to compile,
+# so the text is mapped instead: every character whose answers differ (a letter of a newer
+# Unicode than the running Python's, say) becomes one the running Python answers as the
+# pinned tables do. Offsets are unchanged; take matched text from the original.
+_STAND_IN: dict[str, str] = {}  # character -> itself, or its stand-in
+
+
+def _stand_in(ch: str) -> str:
+    o = ord(ch)
+    word, digit = kind(o) in "ulon", o in _DECIMAL
+    if ch.isalnum() == word and ch.isdecimal() == digit:
+        return ch
+    return "\u0663" if digit else "\u00e9" if word else "\u00ac"  # ٣ é ¬: known to every Python
+
+
+def as_known(text: str) -> str:
+    """text with every character that the running Python's re (\\w \\d \\b) would
+    classify otherwise than the pinned tables replaced by one it classifies alike;
+    text itself when there is none (always for ASCII, and on a Python of the
+    pinned Unicode version)."""
+    if text.isascii():
+        return text
+    table, chars = _STAND_IN, set(text)
+    for ch in chars.difference(table):
+        table[ch] = _stand_in(ch)
+    changed = {ord(ch): table[ch] for ch in chars if table[ch] != ch}
+    return text.translate(changed) if changed else text
