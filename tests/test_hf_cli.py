@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from chunkwise import cli
-from chunkwise.corpus import TASK_DOCS
+from chunkwise.corpus import TASK_BYTES, TASK_DOCS
 from chunkwise.presets import PRESETS
 from hf_files import CORPUS, tokenizer_path
 
@@ -96,9 +96,10 @@ def test_corpus_mode_counts_in_a_tokenizer_file_in_every_worker(tmp_path, jobs):
     as plain mode and the tokenizer named in each record's `chunker`."""
     path = tokenizer_path("all-MiniLM-L6-v2")
     texts = [p.read_text(encoding="utf-8")[:1500] for p in sorted(CORPUS.glob("*.*")) if p.name != "SOURCES.md"][:3]
-    docs = tmp_path / "docs.jsonl"  # more documents than one task holds: both workers get some
-    lines = (json.dumps({"id": f"d{i}", "text": texts[i % 3]}) + "\n" for i in range(TASK_DOCS + 50))
+    docs = tmp_path / "docs.jsonl"  # more than a task holds, and over TASK_BYTES: both workers get some
+    lines = (json.dumps({"id": f"d{i}", "text": texts[i % 3]}) + "\n" for i in range(TASK_DOCS + 250))
     docs.write_text("".join(lines), encoding="utf-8")
+    assert docs.stat().st_size > TASK_BYTES
     out = run(str(docs), "--tokenizer", str(path), "--max-tokens", "120", "--jobs", jobs)
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in out.stdout.splitlines()]

@@ -4,12 +4,13 @@ Inputs: JSONL (one JSON object per line), Parquet (one row per document), and
 text files, given as paths, directories (walked, sorted) or glob patterns; a
 text file's path is its id. Output: JSONL or Parquet rows (see rows.py).
 
-The main process only reads and writes. It cuts the input into tasks of about
-a megabyte (a task is the same whatever --jobs is), worker processes (each with
-one Chunker, so one tokenizer load) turn a task into rendered rows, and the
-results are written in input order with a bounded number of tasks in flight:
-the output is the same bytes for any --jobs, and memory does not grow with
-the corpus.
+The main process only finds where tasks begin and writes what they give back.
+It cuts the input into tasks of whole lines, rows or files (at most about a
+megabyte; a task is the same whatever --jobs is); worker processes (each with
+one Chunker: forked after the tokenizer is loaded, or loading it once) parse,
+chunk and serialize a task to output bytes, and the results are written in
+input order with a bounded number of tasks in flight: the output is the same
+bytes for any --jobs, and memory does not grow with the corpus.
 """
 from __future__ import annotations
 
@@ -138,27 +139,49 @@ def sources(paths: list[str], parser: argparse.ArgumentParser) -> list[Source]:
 class Task(NamedTuple):
     """Work for one worker call: a slice of one input, read in the main process."""
 
-    kind: str  # jsonl (raw lines), parquet (a record batch), text (paths)
+    kind: str  # jsonl (bytes: whole lines), parquet (a record batch), text (paths)
     source: str
     first: int  # line or row number of the first item (1-based)
     items: object
     size: int  # input bytes this task stands for (for the progress bar)
 
 
+def line_blocks(stream, read_bytes: int = TASK_BYTES, most_lines: int = TASK_DOCS) -> Iterator[bytes]:
+    """The stream in blocks of whole lines: `most_lines` lines or about `read_bytes`, whichever
+    is less (the last block may lack its final newline). Only newlines are looked for here."""
+    parts = []  # bytes read that do not end a line yet
+    while block := stream.read(read_bytes):
+        if b"\n" not in block:  # inside a line longer than a block
+            parts.append(block)
+            continue
+        data, parts, start = b"".join([*parts, block]), [], 0
+        while end := _lines_end(data, start, most_lines):
+            yield data[start:end]
+            start = end
+        if start < len(data):
+            parts.append(data[start:])
+    if parts:
+        yield b"".join(parts)
+
+
+def _lines_end(data: bytes, start: int, most_lines: int) -> int:
+    """Just after the `most_lines`-th newline from `start`, or after the last one; 0 when none."""
+    end = start
+    for _ in range(most_lines):
+        found = data.find(b"\n", end)
+        if found < 0:
+            break
+        end = found + 1
+    return end if end > start else 0
+
+
 def _jsonl_tasks(source: str) -> Iterator[Task]:
     stream = sys.stdin.buffer if source == STDIN else open(source, "rb")
     try:
-        lines, size, first = [], 0, 1
-        for number, line in enumerate(stream, 1):
-            if not lines:
-                first = number
-            lines.append(line)
-            size += len(line)
-            if size >= TASK_BYTES or len(lines) >= TASK_DOCS:
-                yield Task("jsonl", source, first, lines, size)
-                lines, size = [], 0
-        if lines:
-            yield Task("jsonl", source, first, lines, size)
+        first = 1
+        for lines in line_blocks(stream):
+            yield Task("jsonl", source, first, lines, len(lines))
+            first += lines.count(b"\n")
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -226,8 +249,10 @@ _state: dict = {}
 
 def start_worker(options: Options) -> None:
     """Each worker builds its Chunker (and loads the tokenizer) once."""
-    for name, text in options.tokenizer_files:  # a worker is a fresh process: --tokenizer must reach it
-        register_file(text, name)
+    have = dict(registered_files())
+    for name, text in options.tokenizer_files:  # a spawned worker is a fresh process: --tokenizer must reach it
+        if have.get(name) != text:
+            register_file(text, name)
     _state["chunker"] = Chunker(**options.settings)
     _state["label"] = chunker_label(_state["chunker"].settings)
     _state["options"] = options
@@ -256,10 +281,10 @@ def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
 
     if task.kind == "jsonl":
         name = "standard input" if task.source == STDIN else _display(task.source)
-        for number, line in enumerate(task.items, task.first):
-            where = f"line {number} of {name}"
-            if not line.strip():
+        for number, line in enumerate(task.items.split(b"\n"), task.first):
+            if not line.strip():  # a blank line, or the end of the block after its last newline
                 continue
+            where = f"line {number} of {name}"
             try:
                 record = json.loads(line)
             except UnicodeDecodeError as error:
@@ -293,7 +318,7 @@ def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
 class Done(NamedTuple):
     """What a task produced: the rendered rows and what to count."""
 
-    payload: object  # JSONL text, or a pyarrow RecordBatch (None when no rows)
+    payload: object  # JSONL as UTF-8 bytes, or a pyarrow RecordBatch (None when no rows)
     docs: int
     chunks: int
     failures: list  # (where, doc_id, reason)
@@ -313,38 +338,48 @@ def run_task(task: Task) -> Done:
         batch += made
     chunks = len(batch) - len(failures)
     if options.fmt == "jsonl":
-        payload = "".join(map(jsonl_line, batch))
+        payload = "".join(map(jsonl_line, batch)).encode("utf-8")  # here, not in the main process
     else:
         payload = to_arrow(batch) if batch else None
     return Done(payload, docs, chunks, failures, task.size)
 
 
-def ordered_results(work: Iterator[Task], options: Options, jobs: int) -> Iterator[Done]:
-    """run_task over every task, results in input order. With several jobs, worker
-    processes take tasks while at most IN_FLIGHT_PER_JOB * jobs are pending, so
-    neither the input nor the output piles up in memory."""
-    work = iter(work)
-    head = []
-    for task in work:  # one or two tasks are not worth starting processes for
-        head.append(task)
-        if len(head) > 1:
-            break
-    if jobs == 1 or len(head) < 2:
-        start_worker(options)
-        for task in (*head, *work):
-            yield run_task(task)
-        return
-    import multiprocessing
+class Workers:
+    """The worker processes of a run (none for --jobs 1), started before this process
+    reads anything. On Linux they are forked from it once it has built its Chunker, so
+    each starts with the tokenizer loaded and the modules imported; forking first also
+    means no thread of this process (pyarrow's, tqdm's) exists yet to be copied mid-lock.
+    Elsewhere they are spawned and load their own."""
 
-    context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=start_worker, initargs=(options,)) as pool:
+    def __init__(self, options: Options, jobs: int, method: str | None = None):
+        start_worker(options)
+        self.pool = None
+        if jobs > 1:
+            import multiprocessing
+
+            method = method or ("fork" if sys.platform.startswith("linux") else "spawn")
+            self.pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
+                                            initializer=start_worker, initargs=(options,))
+            self.pool.submit(int).result()  # a fork pool starts every process at its first task: now
+        self.in_flight = IN_FLIGHT_PER_JOB * jobs
+
+    def ordered_results(self, work: Iterator[Task]) -> Iterator[Done]:
+        """run_task over every task, results in input order. With worker processes, at
+        most in_flight tasks are pending, so neither the input nor the output piles up."""
+        if self.pool is None:
+            yield from map(run_task, work)
+            return
         pending = collections.deque()
-        for task in (*head, *work):
-            pending.append(pool.submit(run_task, task))
-            if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
+        for task in work:
+            pending.append(self.pool.submit(run_task, task))
+            if len(pending) >= self.in_flight:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
 
 
 # -- outputs ------------------------------------------------------------------------
@@ -353,16 +388,16 @@ class JsonlWriter:
     pipe can return after part of it, and a closed pipe must be noticed at once."""
 
     def __init__(self, path: str | None):
-        self.file = open(path, "w", encoding="utf-8", newline="") if path else None
+        self.file = open(path, "wb") if path else None
         if self.file is None:
             sys.stdout.flush()
             self.fd = sys.stdout.fileno()
 
-    def write(self, payload: str) -> None:
+    def write(self, payload: bytes) -> None:
         if self.file:
             self.file.write(payload)
             return
-        view = memoryview(payload.encode("utf-8"))
+        view = memoryview(payload)
         while view:
             view = view[os.write(self.fd, view) :]
 
@@ -459,9 +494,9 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except ValueError as error:
             parser.error(f"--input-encoding: {error}")
     if fmt == "parquet" or any(_kind(p) == "parquet" for p in args.files):
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:  # not imported yet: its threads would be forked
             parser.error("Parquet needs pyarrow: pip install 'chunkwise[parquet]'")
     try:
         chunker = Chunker(
@@ -481,16 +516,22 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         registered_files(),
     )
     label = chunker_label(chunker.settings)
+    total = _total_size(found)
+    jobs = args.jobs or os.cpu_count() or 1
+    if total is not None:  # a small input is not worth a process per core
+        jobs = min(jobs, 1 + total // TASK_BYTES)
+    workers = Workers(options, jobs)  # first: before this process has threads
     try:
         writer = ParquetWriter(args.output, label) if fmt == "parquet" else JsonlWriter(args.output)
     except OSError as error:
+        workers.close()
         parser.error(f"cannot write {_display(args.output)!r}: {error.strerror}")
-    progress = Progress(_total_size(found))
+    progress = Progress(total)
     docs = chunks = failed = 0
     shown = []
     status = None
     try:
-        for done in ordered_results(tasks(found), options, args.jobs or os.cpu_count() or 1):
+        for done in workers.ordered_results(tasks(found)):
             writer.write(done.payload)
             docs, chunks, failed = docs + done.docs, chunks + done.chunks, failed + len(done.failures)
             shown += done.failures[: SHOWN_FAILURES - len(shown)]
@@ -508,6 +549,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         status = f"internal error: {type(error).__name__}: {error}; the output is incomplete"
     finally:
         progress.close()
+        workers.close()
     if status:
         try:
             writer.close()  # keep what was written readable (a Parquet file needs its footer)
