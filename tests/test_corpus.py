@@ -315,3 +315,23 @@ def test_jsonl_rows_honour_language_and_a_language_field(tmp_path):
     assert python[0]["metadata"] == {"lang": "Python"}  # the field stays metadata
     out = run(tmp_path / "docs.md", "--language-field", "lang")
     assert out.returncode == 2 and b"applies to corpus mode" in out.stderr
+
+
+def test_a_fifo_in_a_directory_is_skipped_with_a_note_and_a_named_one_is_read(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("Ay.", encoding="utf-8")
+    os.mkfifo(tmp_path / "docs" / "pipe.txt")  # nobody writes to it: reading it would wait forever
+    out = subprocess.run([sys.executable, "-m", "chunkwise", "docs"], capture_output=True, cwd=tmp_path, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert [r["doc_id"] for r in records(out.stdout)] == ["docs/a.txt"]
+    assert b"chunkwise: skipped 'docs/pipe.txt': a FIFO, not a regular file\n" in out.stderr
+    pattern = subprocess.run([sys.executable, "-m", "chunkwise", "docs/*.txt"], capture_output=True, cwd=tmp_path, timeout=60)
+    assert pattern.returncode == 0 and [r["doc_id"] for r in records(pattern.stdout)] == ["docs/a.txt"]
+    assert b"skipped 'docs/pipe.txt': a FIFO" in pattern.stderr
+    # Named on the command line, a FIFO is read (as <(zcat docs.jsonl.gz) is).
+    proc = subprocess.Popen([sys.executable, "-m", "chunkwise", "--corpus", "docs/pipe.txt"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    with open(tmp_path / "docs" / "pipe.txt", "w", encoding="utf-8") as fifo:
+        fifo.write("Written into the pipe.")
+    stdout, _ = proc.communicate(timeout=120)
+    assert [(r["doc_id"], r["text"]) for r in records(stdout)] == [("docs/pipe.txt", "Written into the pipe.")]

@@ -18,6 +18,7 @@ import argparse
 import collections
 import glob
 import os
+import stat
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -113,6 +114,32 @@ def _display(path: str) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
+def _special(path: str) -> str | None:
+    """What a path found in a directory or by a pattern is when it is not a regular file
+    nor a directory: a FIFO, a socket or a device. None for a path that cannot be
+    examined: reading it gives its error row."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+
+
+def _files(paths: list[str]) -> list[str]:
+    """The regular files among paths found by walking or matching. A FIFO, socket or
+    device is skipped with a note: it may never end (or never start) and nobody named
+    it; a path named on the command line is read whatever it is (<(zcat docs.gz))."""
+    kept = []
+    for path in paths:
+        if what := _special(path):
+            print(f"chunkwise: skipped {_display(path)!r}: {what}, not a regular file", file=sys.stderr)
+        elif not os.path.isdir(path):
+            kept.append(path)
+    return kept
+
+
 def sources(paths: list[str], parser: argparse.ArgumentParser) -> list[Source]:
     """Every input file, in order: directories walked (sorted, hidden names skipped),
     patterns expanded (sorted); each file's kind from its extension."""
@@ -123,11 +150,11 @@ def sources(paths: list[str], parser: argparse.ArgumentParser) -> list[Source]:
         elif os.path.isdir(path):
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found += [Source(_kind(f), os.path.join(root, f)) for f in sorted(files) if not f.startswith(".")]
+                found += [Source(_kind(f), f) for f in _files([os.path.join(root, f) for f in sorted(files) if not f.startswith(".")])]
         elif os.path.exists(path):
             found.append(Source(_kind(path), path))
         elif glob.has_magic(path):
-            matches = sorted(p for p in glob.glob(path, recursive=True) if os.path.isfile(p))
+            matches = _files(sorted(glob.glob(path, recursive=True)))
             if not matches:
                 parser.error(f"no file matches {_display(path)!r}")
             found += [Source(_kind(p), p) for p in matches]
