@@ -11,8 +11,8 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkwise.corpus import TASK_BYTES, Options, Workers, line_blocks, tasks, Source
-from chunkwise.hf_registry import register_file, registered_files
+from chunkwise.corpus import TASK_BYTES, Options, Source, Workers, line_blocks, tasks
+from chunkwise.rows import RowSettings
 from conftest import CORPUS
 from hf_files import tokenizer_path
 
@@ -72,9 +72,8 @@ def test_records_across_a_block_boundary_keep_their_rows_and_line_numbers(tmp_pa
 def test_spawned_workers_load_the_tokenizer_file_and_give_the_same_results(tmp_path):
     """Where processes cannot be forked (macOS, Windows) workers are spawned: the
     --tokenizer file reaches them and the results are those of one process."""
-    name = register_file(str(tokenizer_path("all-MiniLM-L6-v2")), name="spawn-test-tokenizer.json")
-    options = Options(dict(max_tokens=64, overlap=8, strategy="smart", encoding=name, overlap_unit="unit"),
-                      "id", "text", None, "jsonl", tokenizer_files=registered_files())
+    options = Options(RowSettings(max_tokens=64, overlap=8).with_tokenizer(str(tokenizer_path("all-MiniLM-L6-v2"))), "jsonl")
+    name = options.rows.encoding
     texts = [p.read_text(encoding="utf-8")[:300] for p in sorted(CORPUS.glob("*.txt"))]
     path = tmp_path / "docs.jsonl"
     path.write_text("".join(json.dumps({"id": f"d{i}", "text": texts[i % len(texts)]}) + "\n" for i in range(1200)))

@@ -9,9 +9,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from chunkwise.ray_data import SPARK_SCHEMA, ChunkRows, empty_frame
+from chunkwise.ray_data import SPARK_SCHEMA, ChunkRows, RowSettings, empty_frame
 from chunkwise.rows import arrow_schema
 from conftest import CORPUS
+from hf_files import tokenizer_path
 
 SETTINGS = {"max_tokens": 200, "overlap": 24, "strategy": "smart", "encoding": "cl100k_base"}
 
@@ -63,6 +64,42 @@ def test_ray_rows_equal_the_cli_rows(tmp_path, ray_local):
     assert sorted(got.to_pylist(), key=sort_key) == expected.to_pylist()
     errors = [r for r in got.to_pylist() if r["error"]]
     assert [(r["doc_id"], r["error"]) for r in errors] == [("doc-0017", "no 'text' field")]
+
+
+def test_ray_takes_the_clis_tokenizer_file_and_language_options(tmp_path, ray_local):
+    """ChunkRows takes what corpus mode takes (one RowSettings): a tokenizer.json, whose
+    text travels to the actors with the settings, and --language / --language-field."""
+    ray = ray_local
+    code = (CORPUS.parent / "code-corpus").glob("*.py")
+    python = [p.read_text(encoding="utf-8")[:3000] for p in sorted(code)][:3]
+    docs = [{**doc, "lang": ["python", "src/a.py", "text", None][i % 4]} for i, doc in enumerate(documents(40))]
+    docs += [{"id": f"code-{i}-{lang}", "text": text, "lang": lang} for i, text in enumerate(python) for lang in (None, "text")]
+    pq.write_table(pa.Table.from_pylist(docs), tmp_path / "docs.parquet")
+    path = tokenizer_path("all-MiniLM-L6-v2")
+    options = ["--max-tokens", "80", "--overlap", "8", "--overlap-unit", "word", "--language", "python", "--language-field", "lang"]
+    cli = subprocess.run([sys.executable, "-m", "chunkwise", str(tmp_path / "docs.parquet"), "-o", str(tmp_path / "cli.parquet"),
+                          "--tokenizer", str(path), *options, "--jobs", "1"], capture_output=True)
+    assert cli.returncode == 1, cli.stderr
+    expected = sorted(pq.read_table(tmp_path / "cli.parquet").to_pylist(), key=sort_key)
+    assert "encoding=all-MiniLM-L6-v2.json" in expected[0]["chunker"] and "overlap_unit=word" in expected[0]["chunker"]
+    settings = RowSettings(max_tokens=80, overlap=8, overlap_unit="word", language="python",
+                           language_field="lang").with_tokenizer(str(path))
+    (ray.data.read_parquet(str(tmp_path / "docs.parquet"))
+        .map_batches(ChunkRows, fn_constructor_kwargs={"settings": settings}, batch_format="pyarrow", batch_size=16,
+                     compute=ray.data.ActorPoolStrategy(size=1))
+        .write_parquet(str(tmp_path / "chunks")))
+    got = sorted(pq.read_table(tmp_path / "chunks").to_pylist(), key=sort_key)
+    assert got == expected
+    # Code read as Python (a definition path in headings) only where the field or --language says so.
+    code_headings = {r["doc_id"]: any(h.startswith(("class ", "def ")) for h in r["headings"])
+                     for r in got if r["doc_id"].startswith("code-0")}
+    assert code_headings == {"code-0-None": True, "code-0-text": False}
+    # The same options by name, in this process, give the same rows.
+    by_name = ChunkRows(tokenizer=str(path), max_tokens=80, overlap=8, overlap_unit="word", language="python",
+                        language_field="lang")
+    assert sorted(by_name(pa.Table.from_pylist(docs)).to_pylist(), key=sort_key) == expected
+    with pytest.raises(TypeError):
+        ChunkRows(settings, max_tokens=80)
 
 
 def test_the_same_callable_takes_pandas_frames_as_spark_and_dask_give_them():

@@ -24,10 +24,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Iterator, NamedTuple
 
-from .chunker import Chunker
-from .languages import choose, from_filename, resolve
-from .hf_registry import register_file, registered_files
-from .rows import ID_FIELD, TEXT_FIELD, Doc, chunker_label, doc_from_record, jsonl_line, rows, to_arrow
+from .hf_registry import registered_files
+from .languages import choose
+from .rows import ID_FIELD, TEXT_FIELD, Doc, RowMaker, RowSettings, jsonl_line, to_arrow
 from .textio import check_encoding, decode_strict
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
@@ -260,49 +259,21 @@ def _total_size(found: list[Source]) -> int | None:
 
 # -- the work of one task (in a worker process, or in this one) -----------------
 class Options(NamedTuple):
-    settings: dict
-    id_field: str
-    text_field: str
-    max_chars: int | None
+    rows: RowSettings  # what decides the rows (as ChunkRows takes it)
     fmt: str
     input_encoding: str | None = None  # --input-encoding: the codec of text files (JSON is UTF-8)
-    language: str | None = None  # --language: a language id, "text" or "auto"; None: text files by extension
-    language_field: str | None = None  # --language-field: a record's own language (or file name)
-    tokenizer_files: tuple = ()  # (name, tokenizer.json text) registered here, for workers to register too
 
 
 _state: dict = {}
 
 
 def start_worker(options: Options) -> None:
-    """Each worker builds its Chunker (and loads the tokenizer) once."""
-    have = dict(registered_files())
-    for name, text in options.tokenizer_files:  # a spawned worker is a fresh process: --tokenizer must reach it
-        if have.get(name) != text:
-            register_file(text, name)
-    _state["chunker"] = Chunker(**options.settings)
-    _state["label"] = chunker_label(_state["chunker"].settings)
+    """Each worker builds its RowMaker (so loads the tokenizer) once."""
+    _state["maker"] = RowMaker(options.rows)
     _state["options"] = options
 
 
-def _record_language(doc: Doc, record, options: Options) -> Doc:
-    """A JSONL/Parquet document with the language it is read as: its --language-field
-    names a language or a file name; where that is missing or says nothing known,
-    --language decides ("auto" detects); else prose."""
-    if doc.text is None:
-        return doc
-    named = record.get(options.language_field) if options.language_field and isinstance(record, dict) else None
-    if isinstance(named, str) and named.strip():
-        try:
-            language = resolve(named)
-        except ValueError:
-            language = from_filename(named)
-        if language is not None:
-            return doc._replace(language=None if language == "text" else language)
-    return doc._replace(language=choose(options.language, None, doc.text)[0])
-
-
-def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
+def _docs(task: Task, maker: RowMaker, options: Options) -> Iterator[tuple[Doc, str]]:
     """Each document of a task, with where it came from (for messages)."""
     import json
 
@@ -320,12 +291,11 @@ def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
             except ValueError as error:
                 yield Doc(None, None, {}, f"not JSON: {error}"), where
                 continue
-            yield _record_language(doc_from_record(record, options.id_field, options.text_field), record, options), where
+            yield maker.doc(record), where
     elif task.kind == "parquet":
         name = _display(task.source)
         for number, record in enumerate(task.items.to_pylist(), task.first):
-            doc = doc_from_record(record, options.id_field, options.text_field)
-            yield _record_language(doc, record, options), f"row {number} of {name}"
+            yield maker.doc(record), f"row {number} of {name}"
     else:
         for path in task.items:
             doc_id = _display(path)
@@ -339,7 +309,7 @@ def _docs(task: Task, options: Options) -> Iterator[tuple[Doc, str]]:
                 yield Doc(doc_id, None, {}, str(error)), doc_id
                 continue
             # as plain mode reads it: --language, else the file's extension (prose for none)
-            yield Doc(doc_id, text, {}, language=choose(options.language, path, text)[0]), doc_id
+            yield Doc(doc_id, text, {}, language=choose(options.rows.language, path, text)[0]), doc_id
 
 
 class Done(NamedTuple):
@@ -353,13 +323,13 @@ class Done(NamedTuple):
 
 
 def run_task(task: Task) -> Done:
-    chunker, label, options = _state["chunker"], _state["label"], _state["options"]
+    maker, options = _state["maker"], _state["options"]
     batch, docs, failures = [], 0, []
-    for doc, where in _docs(task, options):
+    for doc, where in _docs(task, maker, options):
         docs += 1
         if doc.error is not None and doc.doc_id is None:
             doc = doc._replace(error=f"{where}: {doc.error}")  # the row says where the record is
-        made = rows(chunker, doc, max_chars=options.max_chars, label=label)
+        made = maker.rows(doc)
         if made and made[0]["error"] is not None:
             failures.append((where, doc.doc_id, made[0]["error"]))
         batch += made
@@ -525,31 +495,27 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         if importlib.util.find_spec("pyarrow") is None:  # not imported yet: its threads would be forked
             parser.error("Parquet needs pyarrow: pip install 'chunkwise[parquet]'")
+    settings = RowSettings(
+        max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
+        overlap_unit=args.overlap_unit, id_field=args.id_field or ID_FIELD, text_field=args.text_field or TEXT_FIELD,
+        max_chars=args.max_chars, language=args.language, language_field=args.language_field,
+        tokenizer_files=registered_files(),  # --tokenizer's file, registered by cli.py
+    )
+    options = Options(settings, fmt, args.input_encoding)
     try:
-        chunker = Chunker(
-            max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
-            overlap_unit=args.overlap_unit,
-        )
+        maker = RowMaker(settings)  # settings checked (and the tokenizer loaded) once, here
     except ValueError as error:
         parser.error(str(error))
-    for message in chunker.adjustments:
+    for message in maker.chunker.adjustments:
         print(f"chunkwise: warning: {message}", file=sys.stderr)
     found = sources(args.files, parser)
-    options = Options(
-        dict(max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
-             overlap_unit=args.overlap_unit),
-        args.id_field or ID_FIELD, args.text_field or TEXT_FIELD, args.max_chars, fmt, args.input_encoding,
-        args.language, args.language_field,
-        registered_files(),
-    )
-    label = chunker_label(chunker.settings)
     total = _total_size(found)
     jobs = args.jobs or os.cpu_count() or 1
     if total is not None:  # a small input is not worth a process per core
         jobs = min(jobs, 1 + total // TASK_BYTES)
     workers = Workers(options, jobs)  # first: before this process has threads
     try:
-        writer = ParquetWriter(args.output, label) if fmt == "parquet" else JsonlWriter(args.output)
+        writer = ParquetWriter(args.output, maker.label) if fmt == "parquet" else JsonlWriter(args.output)
     except OSError as error:
         workers.close()
         parser.error(f"cannot write {_display(args.output)!r}: {error.strerror}")

@@ -1,7 +1,7 @@
 """Document rows in, chunk rows out, for Ray Data (and Spark, Dask): pip install 'chunkwise[ray]'.
 
     import ray
-    from chunkwise.ray_data import ChunkRows
+    from chunkwise.ray_data import ChunkRows, RowSettings
 
     (ray.data.read_parquet("docs/")                   # columns id, text, and any others
         .map_batches(ChunkRows, fn_constructor_kwargs={"max_tokens": 512, "overlap": 64},
@@ -9,6 +9,15 @@
         .write_parquet("chunks/"))
 
 Each actor builds one Chunker (one tokenizer load) and keeps it for every batch.
+ChunkRows takes the options of the CLI's corpus mode, by the same names (they are
+chunkwise.rows.RowSettings): max_tokens, overlap, strategy, encoding, overlap_unit,
+id_field, text_field, max_chars, language, language_field, and tokenizer (a
+tokenizer.json: a path every actor can read). Or one RowSettings object built in the
+driver, which carries a tokenizer file's text to every actor:
+
+    settings = RowSettings(max_tokens=256, language_field="path").with_tokenizer("tokenizer.json")
+    ds.map_batches(ChunkRows, fn_constructor_kwargs={"settings": settings}, ...)
+
 The rows have the columns of the CLI's Parquet output (chunkwise.rows.arrow_schema),
 with the same values for the same input and settings. The same callable takes a
 pandas DataFrame, so it also runs as Spark's mapInPandas (chunk_frames, SPARK_SCHEMA)
@@ -18,8 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .chunker import Chunker
-from .rows import ID_FIELD, TEXT_FIELD, arrow_schema, chunker_label, doc_from_record, rows, to_arrow
+from .rows import RowMaker, RowSettings, arrow_schema, to_arrow
 
 # Spark's DDL for the same columns, for mapInPandas(..., schema=SPARK_SCHEMA).
 SPARK_SCHEMA = (
@@ -33,20 +41,19 @@ class ChunkRows:
     pandas DataFrame) -> a batch of chunk rows of the same kind. A document that
     fails is one row with `error` set, so one bad record never fails a job."""
 
-    def __init__(self, *, max_tokens: int = 512, overlap: int | None = None, strategy: str = "smart",
-                 encoding: str = "cl100k_base", id_field: str = ID_FIELD, text_field: str = TEXT_FIELD,
-                 max_chars: int | None = None):
-        self.chunker = Chunker(max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
-        self.label = chunker_label(self.chunker.settings)
-        self.id_field, self.text_field, self.max_chars = id_field, text_field, max_chars
+    def __init__(self, settings: RowSettings | None = None, *, tokenizer: str | None = None, **options):
+        if settings is None:
+            settings = RowSettings(**options)  # a TypeError names an option that does not exist
+        elif options:
+            raise TypeError("give either settings or options, not both")
+        self.maker = RowMaker(settings.with_tokenizer(tokenizer) if tokenizer else settings)
 
     def _table(self, records: list[dict]):
         import pyarrow as pa
 
         out = []
         for record in records:
-            doc = doc_from_record(record, self.id_field, self.text_field)
-            out += rows(self.chunker, doc, max_chars=self.max_chars, label=self.label)
+            out += self.maker.rows(self.maker.doc(record))
         return pa.Table.from_batches([to_arrow(out)], schema=arrow_schema())
 
     def __call__(self, batch):

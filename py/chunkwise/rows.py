@@ -11,7 +11,10 @@ import hashlib
 import json
 from typing import Any, NamedTuple
 
+from .about import DEFAULTS
 from .chunker import Chunker
+from .hf_registry import register_file, registered_files
+from .languages import choose, from_filename, resolve
 from .model import Settings
 
 # The row's fields, in output order. Chunk rows leave `error` empty; an error
@@ -80,6 +83,73 @@ def doc_from_record(record: Any, id_field: str = ID_FIELD, text_field: str = TEX
     if not isinstance(text, str):
         return Doc(doc_id, None, metadata, f"the {text_field!r} field must be a string, not {type(text).__name__}")
     return Doc(doc_id, text, metadata)
+
+
+def record_language(doc: Doc, record: Any, language: str | None, language_field: str | None) -> Doc:
+    """A record's document with the language it is read as: its `language_field` names a
+    language or a file name; where that is missing or says nothing known, `language`
+    decides ("auto" detects); else prose."""
+    if doc.text is None:
+        return doc
+    named = record.get(language_field) if language_field and isinstance(record, dict) else None
+    if isinstance(named, str) and named.strip():
+        try:
+            found = resolve(named)
+        except ValueError:
+            found = from_filename(named)
+        if found is not None:
+            return doc._replace(language=None if found == "text" else found)
+    return doc._replace(language=choose(language, None, doc.text)[0])
+
+
+class RowSettings(NamedTuple):
+    """Everything that decides a document's rows: the one settings object of corpus mode
+    (the CLI) and of ChunkRows (Ray Data, Spark, Dask). Plain values, so it travels to a
+    worker process or an actor as it is."""
+
+    max_tokens: int = DEFAULTS["max_tokens"]
+    overlap: int | None = None  # None: an eighth of max_tokens
+    strategy: str = DEFAULTS["strategy"]
+    encoding: str = DEFAULTS["encoding"]
+    overlap_unit: str = DEFAULTS["overlap_unit"]
+    id_field: str = ID_FIELD
+    text_field: str = TEXT_FIELD
+    max_chars: int | None = None  # a longer document is an error row
+    language: str | None = None  # a language id, "text" or "auto" ("auto" detects); None: prose
+    language_field: str | None = None  # a record's field naming its language (python, Go) or file name (src/a.py)
+    tokenizer_files: tuple = ()  # (name, tokenizer.json text): registered wherever rows are made
+
+    def with_tokenizer(self, source: str) -> RowSettings:
+        """Counting in a Hugging Face tokenizer.json (a path, or the JSON text itself):
+        registered here, and carried to every process that makes rows."""
+        name = register_file(source)
+        return self._replace(encoding=name, tokenizer_files=((name, dict(registered_files())[name]),))
+
+    def chunker_arguments(self) -> dict:
+        return dict(max_tokens=self.max_tokens, overlap=self.overlap, strategy=self.strategy, encoding=self.encoding,
+                    overlap_unit=self.overlap_unit)
+
+
+class RowMaker:
+    """Records in, rows out, with one RowSettings: its tokenizer files registered and its
+    Chunker built (the tokenizer loaded) once, in the process that makes the rows."""
+
+    def __init__(self, settings: RowSettings):
+        have = dict(registered_files())
+        for name, text in settings.tokenizer_files:  # a fresh process (a spawned worker, an actor) has none
+            if have.get(name) != text:
+                register_file(text, name)
+        self.settings = settings
+        self.chunker = Chunker(**settings.chunker_arguments())
+        self.label = chunker_label(self.chunker.settings)
+
+    def doc(self, record: Any) -> Doc:
+        """A JSON object or table row as a document, read in its language."""
+        s = self.settings
+        return record_language(doc_from_record(record, s.id_field, s.text_field), record, s.language, s.language_field)
+
+    def rows(self, doc: Doc) -> list[dict]:
+        return rows(self.chunker, doc, max_chars=self.settings.max_chars, label=self.label)
 
 
 def error_row(doc: Doc, label: str, reason: str) -> dict:
