@@ -112,8 +112,12 @@ class FencedSeparators(Separators):
     def cuts(self, level: int, lo: int, hi: int):
         if level not in _CODE_LEVELS:
             return super().cuts(level, lo, hi)
-        prose = [c for c in super().cuts(level, lo, hi) if self._block_at(c) is None]
-        code = [c for b in self._blocks_in(lo, hi) for c in b.cuts(level, lo, hi)]
+        blocks = self._blocks_in(lo, hi)
+        if not blocks:  # most windows: prose only
+            return super().cuts(level, lo, hi)
+        # the prose cuts outside the blocks (any block that holds one meets [lo, hi])
+        prose = [c for c in super().cuts(level, lo, hi) if not any(b.start <= c < b.end for b in blocks)]
+        code = [c for b in blocks for c in b.cuts(level, lo, hi)]
         return iter(sorted(prose + code))
 
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
