@@ -6,10 +6,11 @@
 // into its cache; the user's text never travels in a request (the page sends
 // none), so it is never cached or sent anywhere.
 //
-// Content-addressed files (static/vendor/pyodide/<hash>/, wheels/<hash>/) come
-// from the cache first: they never change under their name. Everything else
-// goes to the network first (so an update is seen at once) and falls back to
-// the cache when offline.
+// Content-addressed files (static/vendor/pyodide/<hash>/, wheels/<hash>/) go
+// through the browser's HTTP cache, which keeps them for good (they never change
+// under their name) and asks no server; Cache Storage answers when offline.
+// Everything else goes to the network first (so an update is seen at once) and
+// falls back to the cache when offline.
 
 const CACHE = "chunkwise-page";
 const MANIFEST = new URL("static/vendor/manifest.json", self.registration.scope).href;
@@ -54,10 +55,22 @@ self.addEventListener("message", (event) => {
   if (event.data === "refresh") event.waitUntil(store().catch(() => {}));
 });
 
-// A content-addressed file not stored yet (a preset's tokenizer): keep it once fetched.
-async function fetchAndKeep(request) {
-  const res = await fetch(request);
-  if (res.ok) {
+// A content-addressed file goes through the HTTP cache, where it is kept for good:
+// Chromium reuses its compiled WebAssembly only for a response it fetched itself
+// (one answered from Cache Storage compiled Pyodide again on every reload). Cache
+// Storage answers when the network cannot; a file not stored yet (a preset's
+// tokenizer) is stored once fetched.
+async function throughHttpCache(request) {
+  const stored = caches.match(request);
+  let res;
+  try {
+    res = await fetch(request);
+  } catch (err) {
+    const hit = await stored;
+    if (hit) return hit;
+    throw err;
+  }
+  if (res.ok && !(await stored)) {
     const copy = res.clone();
     caches.open(CACHE).then((cache) => cache.put(request, copy)).catch(() => {});
   }
@@ -69,7 +82,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return; // not ours: untouched
   if (IMMUTABLE.test(url.pathname)) {
-    event.respondWith(caches.match(request).then((hit) => hit || fetchAndKeep(request)));
+    event.respondWith(throughHttpCache(request));
     return;
   }
   event.respondWith(

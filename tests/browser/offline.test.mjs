@@ -46,7 +46,34 @@ describe("offline", () => {
     }
   });
 
+  test("online, a content-addressed file comes through the HTTP cache, not from the stored copy", async () => {
+    // Chromium reuses its compiled WebAssembly only for a response it fetched itself:
+    // one answered from Cache Storage compiled Pyodide again on every reload.
+    const manifest = await (await fetch(server.url + "static/vendor/manifest.json")).json();
+    const url = server.url + "static/vendor/" + manifest.install[0];
+    const body = await page.evaluate(async (u) => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) {
+        await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+      }
+      const cache = await caches.open("chunkwise-page");
+      const real = await cache.match(u);
+      await cache.put(u, new Response("the stored copy"));
+      try {
+        return (await (await fetch(u)).text()).slice(0, 15);
+      } finally {
+        await cache.put(u, real); // the offline test below needs it
+      }
+    }, url);
+    assert.notEqual(body, "the stored copy");
+    assert.ok(body.startsWith("PK"), "the wheel itself (a zip file)");
+  });
+
   test("offline, a reload boots and chunks", async () => {
+    // Nothing in the HTTP cache either: the service worker's stored copies answer.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.clearBrowserCache");
+    await cdp.detach();
     await context.setOffline(true);
     try {
       await page.reload();
