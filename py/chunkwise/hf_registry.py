@@ -12,8 +12,14 @@ import functools
 import os
 from pathlib import Path
 
-from .hf_tokenizer import HFTokenizer, Unsupported, load_tokenizer_json, tokenizers_available
+from typing import TYPE_CHECKING
+
 from .presets import FILES
+
+if TYPE_CHECKING:
+    from .hf_tokenizer import HFTokenizer
+# hf_tokenizer (and its normalizers, pre-tokenizers and models) is imported when a
+# tokenizer.json is first used: the page's engine starts without it.
 
 # name -> tokenizer.json text, for files registered in this process.
 _REGISTERED: dict[str, str] = {}
@@ -49,6 +55,7 @@ def preset_file_path(file_id: str) -> Path:
 def register_file(source: str | bytes, name: str | None = None) -> str:
     """Make a tokenizer.json (a path, or its text) available as an encoding; returns
     its name. Raises Unsupported (a ValueError) when chunkwise cannot count it exactly."""
+    from .hf_tokenizer import Unsupported, load_tokenizer_json
     if isinstance(source, str) and not source.lstrip().startswith("{"):
         path = Path(source)
         try:
@@ -94,6 +101,8 @@ def known(encoding: str) -> bool:
 def get(encoding: str, backend: str | None) -> HFTokenizer:
     """The tokenizer of an encoding name; backend "pure", or anything else for the
     `tokenizers` package when it is installed (else pure)."""
+    from .hf_tokenizer import tokenizers_available
+
     if not known(encoding):
         raise ValueError(f"unknown encoding {encoding!r}")
     use = "tokenizers" if backend != "pure" and tokenizers_available() else "pure"
@@ -102,6 +111,8 @@ def get(encoding: str, backend: str | None) -> HFTokenizer:
 
 @functools.lru_cache(maxsize=8)
 def _build(encoding: str, backend: str) -> HFTokenizer:
+    from .hf_tokenizer import load_tokenizer_json
+
     text = _REGISTERED.get(encoding) or _PROVIDED.get(encoding)
     if text is None:
         text = preset_file_path(encoding).read_text(encoding="utf-8")
