@@ -45,6 +45,11 @@ async function boot() {
   if (!res.ok) throw new Error(`static/vendor/manifest.json: HTTP ${res.status} (run build.py)`);
   const manifest = await res.json();
 
+  // The wheels download while Pyodide starts; loadPackage below then reads them
+  // from the HTTP cache (they are content-addressed and cached for good).
+  const wheels = manifest.install.map((path) => new URL(path, VENDOR).href);
+  const downloaded = Promise.all(wheels.map((url) => fetch(url).then((r) => r.arrayBuffer()).catch(() => null)));
+
   stage("runtime", "Starting Python (Pyodide)");
   const indexURL = new URL(manifest.pyodide_dir, VENDOR).href;
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
@@ -63,7 +68,8 @@ async function boot() {
   // The two wheels are pure Python and we ship their dependencies ourselves, so
   // loadPackage installs them directly: micropip's resolver added ~0.55 s to boot.
   stage("engine", "Installing chunkwise and its tokenizer");
-  await py.loadPackage(manifest.install.map((path) => new URL(path, VENDOR).href), {
+  await downloaded; // (a failed download is loadPackage's to report)
+  await py.loadPackage(wheels, {
     messageCallback: () => {},
     errorCallback: (m) => console.warn(m),
   });
