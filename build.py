@@ -291,6 +291,21 @@ def chunkwise_wheel() -> Path:
     return dst
 
 
+def engine_catalogue(engine: Path, deps: list[Path]) -> dict:
+    """chunkwise.about.describe() as the page's engine sends it, read from the
+    wheels themselves (pure Python: importable as zip files); kept beside the wheel.
+    The page fills its settings from it before the engine has booted."""
+    cached = engine.with_name("describe.json")
+    if not cached.exists():
+        code = "import chunkwise.bridge as b; print(b.describe_json())"  # what the worker sends
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(w) for w in deps + [engine]), "PYTHONIOENCODING": "utf-8"}
+        out = subprocess.run([sys.executable, "-S", "-c", code], env=env, capture_output=True, encoding="utf-8")
+        if out.returncode:
+            sys.exit(f"chunkwise.about.describe() failed in the built wheel:\n{out.stderr}")
+        cached.write_text(out.stdout, encoding="utf-8")
+    return json.loads(cached.read_text(encoding="utf-8"))
+
+
 # --- The whole build ---------------------------------------------------------
 
 def build() -> dict:
@@ -323,6 +338,8 @@ def build() -> dict:
         "build_id": hashlib.sha256("".join(sha256_file(w) for w in wanted).encode()).hexdigest()[:16],
         # Preset tokenizer files, fetched by the worker only when a preset needs one.
         "tokenizers": tokenizer_files,
+        # The engine's settings catalogue (chunkwise.about.describe()), for the page before it boots.
+        "describe": engine_catalogue(engine, deps),
     }
     text = json.dumps(manifest, indent=2) + "\n"
     path = VENDOR / "manifest.json"

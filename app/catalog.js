@@ -1,6 +1,7 @@
 // The engine's own catalogue of settings (chunkwise.about.describe(), sent by the
-// worker when it is ready): strategy and encoding labels and help, boundary
-// explanations, defaults and limits. The page keeps no copy of these texts.
+// worker when it is ready, and written by build.py into the manifest): strategy and
+// encoding labels and help, boundary explanations, defaults and limits. The page
+// keeps no copy of these texts.
 
 let described = null;
 const byName = (list) => Object.fromEntries((list || []).map((item) => [item.name, item]));
@@ -18,6 +19,17 @@ export function set(describe) {
 }
 
 export const get = () => described;
+
+// The catalogue as build.py wrote it into static/vendor/manifest.json (null when it
+// cannot be read: the engine's own arrives when it is ready).
+export async function fromBuild() {
+  try {
+    const res = await fetch(new URL("../static/vendor/manifest.json", import.meta.url), { cache: "no-cache" });
+    return res.ok ? (await res.json()).describe || null : null;
+  } catch {
+    return null;
+  }
+}
 // Embedding-model presets: [{name, label, encoding, max_input_tokens, special_tokens, chunk_tokens}].
 export const models = () => Object.values(modelsByName);
 export const model = (name) => (name && modelsByName[name]) || null;

@@ -151,19 +151,30 @@ const engine = new Engine({
 engine.booted.then(engineReady, (err) => bootFailed(err.message));
 watchBoot();
 
-function engineReady({ version, describe }) {
-  engineState = "ready";
-  watchBoot();
+// The choices, defaults and automatic overlap are the engine's (chunkwise.about.describe()):
+// show them, check the stored settings. build.py writes the same catalogue into the
+// manifest, so they show before the engine has booted; the engine sends it again when ready.
+const FIXED_LANGUAGES = [...ui.language.options]; // "Automatic" and "Prose", before the languages
+function describeSettings(describe) {
+  if (JSON.stringify(describe) === JSON.stringify(catalog.get())) return;
   catalog.set(describe);
-  // The choices, defaults and automatic overlap are the engine's: show them, check the stored settings.
   ui.strategy.replaceChildren(...describe.strategies.map((s) => el("option", { value: s.name }, s.label)));
   ui.encoding.replaceChildren(...describe.encodings.map((e) => el("option", { value: e.name, title: e.help }, e.label)));
   ui.overlapUnit.replaceChildren(...describe.overlap_units.map((u) => el("option", { value: u.name }, u.label)));
-  ui.language.append(...(describe.languages || []).map((l) => el("option", { value: l.name }, l.label)));
+  ui.language.replaceChildren(...FIXED_LANGUAGES,
+    ...(describe.languages || []).map((l) => el("option", { value: l.name }, l.label)));
+  ui.language.value = language;
   fillTokenizerPicker();
   settings = settingsStore.normalize(settings);
   settingsStore.save(settings);
   showSettings();
+}
+catalog.fromBuild().then((describe) => { if (describe && engineState === "booting") describeSettings(describe); });
+
+function engineReady({ version, describe }) {
+  engineState = "ready";
+  watchBoot();
+  describeSettings(describe);
   ui.engineStatus.dataset.state = "ready";
   ui.engineText.textContent = `Engine ready (${((performance.now() - bootStarted) / 1000).toFixed(1)} s)`;
   ui.bootProgress.hidden = true;

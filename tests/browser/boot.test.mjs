@@ -49,6 +49,31 @@ describe("boot", () => {
     }
   });
 
+  test("the settings show before the engine has booted (the manifest carries the engine's catalogue)", async () => {
+    const server = await startServer();
+    try {
+      const context = await browser.newContext();
+      await context.route("**/pyodide.asm.wasm", () => {}); // never answered: the engine stays booting
+      const page = await context.newPage();
+      await page.goto(server.url);
+      const { describe } = await (await fetch(server.url + "static/vendor/manifest.json")).json();
+      await page.waitForFunction((n) => document.querySelectorAll("[data-testid=strategy] option").length === n,
+        describe.strategies.length);
+      assert.equal(await page.getAttribute("[data-testid=engine-status]", "data-state"), "booting");
+      assert.deepEqual(await page.$$eval("[data-testid=strategy] option", (os) => os.map((o) => o.value)),
+        describe.strategies.map((s) => s.name));
+      assert.equal(await page.inputValue("[data-testid=strategy]"), describe.defaults.strategy);
+      assert.equal(await page.textContent("[data-testid=strategy-help]"),
+        describe.strategies.find((s) => s.name === describe.defaults.strategy).help);
+      assert.equal(Number(await page.inputValue("[data-testid=max-tokens]")), describe.defaults.max_tokens);
+      assert.equal(Number(await page.inputValue("[data-testid=overlap]")),
+        Math.floor(describe.defaults.max_tokens * describe.defaults.overlap_share));
+      await context.close();
+    } finally {
+      server.stop();
+    }
+  });
+
   test("when the engine cannot load, the page says so and what to do", async () => {
     const server = await startServer();
     try {
