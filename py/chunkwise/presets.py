@@ -70,6 +70,11 @@ def describe_model(name: str) -> dict:
     return {"model": preset.name, "model_max_tokens": preset.max_input_tokens, "special_tokens": preset.special_tokens}
 
 
+# build.py's cache in a chunkwise checkout, from its root; the preset tokenizer files
+# are kept in TOKENIZER_CACHE (where hf_registry looks for them too).
+BUILD_CACHE = ".cache/build"
+TOKENIZER_CACHE = f"{BUILD_CACHE}/tokenizers"
+
 FILES = {
     f.id: f
     for f in (

@@ -65,7 +65,8 @@ describe("Hugging Face tokenizers in the page", () => {
     const { page, log } = app;
     await paste(page, TEXT); // the page was reloaded: the text is not kept
     const requests = log.requests.length;
-    const file = path.join(ROOT, ".cache/build/tokenizers/multilingual-e5-small.json");
+    const { tokenizers } = JSON.parse(readFileSync(path.join(ROOT, "static/vendor/manifest.json"), "utf8"));
+    const file = path.join(ROOT, "static/vendor", tokenizers["multilingual-e5-small"]); // the vendored copy
     const local = tmpFile("tokenizer.json", readFileSync(file));
     await page.setInputFiles("[data-testid=tokenizer-file]", local);
     await page.waitForFunction(() => document.querySelector("[data-testid=encoding]").value.endsWith("tokenizer.json"));
