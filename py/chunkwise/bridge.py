@@ -54,7 +54,6 @@ class Session:
 
     def __init__(self):
         self.document: Document | None = None
-        self.file_bytes: bytes | None = None  # the opened file, as read
         self._astral: list[int] = []  # code point index of every character outside the BMP
         self.job: ChunkJob | None = None
         self.finished = None  # the Result of the last run that finished on this document
@@ -70,7 +69,6 @@ class Session:
         raw = data if isinstance(data, (bytes, bytearray)) else data.to_bytes()
         text, info = decode_bytes(bytes(raw), encoding or None)
         self._replace(text)
-        self.file_bytes = bytes(raw)
         return _json({"text": self.document.text, "info": info, "size": self.size()})
 
     def set_text(self, text: str) -> str:
@@ -79,7 +77,7 @@ class Session:
         return _json({"size": self.size(), "warnings": self.document.warnings})
 
     def _replace(self, text: str) -> None:
-        self.document = self.file_bytes = self.job = self.finished = None  # nothing stale if this fails
+        self.document = self.job = self.finished = None  # nothing stale if this fails
         self.document = Document(text)
         self._astral = [m.start() for m in _ASTRAL.finditer(self.document.text)]
 
