@@ -54,6 +54,7 @@ export class DocumentView {
     this.blockEnd = 0;
     this.pendingContent = el("div", { class: "doc-content" });
     this.starts = 0; // chunks whose start marker is placed
+    this.cutsPlaced = new Set(); // chunks whose cut marker is placed (the records are shared: nothing is written on them)
     this.keepScroll = this.root.scrollTop;
     this.done = false;
     this.keyboard = -1;
@@ -139,8 +140,8 @@ export class DocumentView {
     while (this.lo < chunks.length && chunks[this.lo].end <= x) this.lo++;
     // A cut marker where the previous chunk ends.
     const prev = this.lo - 1;
-    if (prev >= 0 && chunks[prev].end === x && !chunks[prev].marked) {
-      chunks[prev].marked = true;
+    if (prev >= 0 && chunks[prev].end === x && !this.cutsPlaced.has(prev)) {
+      this.cutsPlaced.add(prev);
       this.block.append(this.cutMarker(chunks[prev]));
     }
     // Chunks covering x form a contiguous run lo..hi (starts and ends never decrease).
@@ -173,9 +174,9 @@ export class DocumentView {
   }
 
   markLast() {
-    const last = this.chunks[this.chunks.length - 1];
-    if (last && !last.marked && last.end === this.text.length) {
-      last.marked = true;
+    const i = this.chunks.length - 1, last = this.chunks[i];
+    if (last && !this.cutsPlaced.has(i) && last.end === this.text.length) {
+      this.cutsPlaced.add(i);
       this.block.append(this.cutMarker(last));
     }
   }
