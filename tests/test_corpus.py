@@ -335,3 +335,24 @@ def test_a_fifo_in_a_directory_is_skipped_with_a_note_and_a_named_one_is_read(tm
         fifo.write("Written into the pipe.")
     stdout, _ = proc.communicate(timeout=120)
     assert [(r["doc_id"], r["text"]) for r in records(stdout)] == [("docs/pipe.txt", "Written into the pipe.")]
+
+
+def test_lone_surrogate_escapes_cost_one_document_at_most(tmp_path):
+    """JSON may escape a lone surrogate (\\ud800), which has no UTF-8. In metadata it is
+    kept, as an escape; in the text it becomes U+FFFD, as everywhere; an id with one is
+    an error row. Before, any of them ended the whole run with an internal error."""
+    lines = ['{"id": "ok", "text": "Broken \\ud800 text.", "m": "\\udc00x", "k": "caf\\u00e9"}',
+             '{"id": "bad\\ud800", "text": "Fine text.", "m": 1}',
+             '{"id": "last", "text": "Last one."}']
+    (tmp_path / "docs.jsonl").write_text("\n".join(lines) + "\n", encoding="ascii")
+    out = run(tmp_path / "docs.jsonl", "-o", tmp_path / "out.jsonl")
+    assert out.returncode == 1 and out.stderr.endswith(b"chunkwise: 3 documents, 2 chunks, 1 failed\n"), out.stderr
+    assert b"the 'id' field 'bad\\ud800' is not valid Unicode (a lone surrogate)" in out.stderr
+    got = records((tmp_path / "out.jsonl").read_bytes())  # valid UTF-8 throughout
+    assert [(r["doc_id"], r.get("text")) for r in got] == [("ok", "Broken \ufffd text."), (None, None), ("last", "Last one.")]
+    assert got[0]["metadata"] == {"m": "\udc00x", "k": "café"} and got[1]["metadata"] == {"m": 1}
+    out = run(tmp_path / "docs.jsonl", "-o", tmp_path / "out.parquet")
+    assert out.returncode == 1 and out.stderr.endswith(b"chunkwise: 3 documents, 2 chunks, 1 failed\n"), out.stderr
+    table = pq.read_table(tmp_path / "out.parquet").to_pylist()
+    assert [(r["doc_id"], r["text"]) for r in table] == [("ok", "Broken \ufffd text."), (None, None), ("last", "Last one.")]
+    assert json.loads(table[0]["metadata"]) == {"m": "\udc00x", "k": "café"}

@@ -60,9 +60,31 @@ def chunk_id(doc_id: str, settings: Settings, start: int, end: int, text: str) -
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+def compact_json(value: Any) -> str:
+    """Compact JSON that can be written as UTF-8 (values JSON cannot hold, like dates,
+    become strings). A lone surrogate (a \\ud800 escape in the input) has no UTF-8:
+    then the whole value is written with \\u escapes, which read back the same."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(value, ensure_ascii=True, separators=(",", ":"), default=str)
+    return text
+
+
 def metadata_json(metadata: dict) -> str:
-    """Metadata as compact JSON (values JSON cannot hold, like dates, become strings)."""
-    return json.dumps(metadata, ensure_ascii=False, separators=(",", ":"), default=str)
+    """Metadata as compact JSON (for Parquet's metadata column)."""
+    return compact_json(metadata)
+
+
+def _valid_text(text: str) -> bool:
+    """No lone surrogate: the text can be written as UTF-8 (and stored as a Parquet string)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def doc_from_record(record: Any, id_field: str = ID_FIELD, text_field: str = TEXT_FIELD) -> Doc:
@@ -77,6 +99,8 @@ def doc_from_record(record: Any, id_field: str = ID_FIELD, text_field: str = TEX
         doc_id = str(doc_id)
     elif not isinstance(doc_id, str):
         return Doc(None, None, metadata, f"the {id_field!r} field must be a string or a whole number, not {type(doc_id).__name__}")
+    elif not _valid_text(doc_id):  # an id must be a key every store takes, and the same in JSONL and Parquet
+        return Doc(None, None, metadata, f"the {id_field!r} field {ascii(doc_id)} is not valid Unicode (a lone surrogate)")
     text = record.get(text_field)
     if text is None:
         return Doc(doc_id, None, metadata, f"no {text_field!r} field")
@@ -189,7 +213,7 @@ def jsonl_line(row: dict) -> str:
         record = {k: v for k, v in row.items() if k != "error"}
     else:
         record = {"doc_id": row["doc_id"], "error": row["error"], "metadata": row["metadata"], "chunker": row["chunker"]}
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+    return compact_json(record) + "\n"
 
 
 # -- Arrow / Parquet ------------------------------------------------------------
