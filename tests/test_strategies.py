@@ -40,7 +40,7 @@ def test_smart_cuts_markdown_at_headings_and_paragraphs():
     strong = sum(k in ("heading", "paragraph") for k in kinds)
     assert strong / len(kinds) >= 0.8, kinds
     assert "token" not in kinds and "word" not in kinds
-    assert sum(c.token_count for c in chunks) / (len(chunks) * 512) > 0.6  # reasonably full
+    assert sum(c.token_count for c in chunks) / (len(chunks) * 512) > 0.6  # about two-thirds full
 
 
 def test_smart_never_splits_a_paragraph_that_fits_when_a_cut_before_it_is_full_enough():
@@ -51,6 +51,28 @@ def test_smart_never_splits_a_paragraph_that_fits_when_a_cut_before_it_is_full_e
     assert all(c.boundary in ("paragraph", "end") for c in chunks)
     for c in chunks:
         assert c.text.startswith("Paragraph") and c.text.endswith("something.")
+
+
+def test_smart_takes_the_strongest_break_nearest_two_thirds_of_the_budget():
+    count = get_tokenizer("cl100k_base").count
+    sentence = "Cats sleep in the warm sun. "
+    paragraph = (sentence * 5).rstrip()  # 36 tokens
+    assert count(paragraph) == 36
+    # paragraph breaks at 36, 72 and 108 tokens of a 110-token budget: the one nearest
+    # 72 (two-thirds) ends the chunk, not the farthest that fits
+    text = "\n\n".join([paragraph] * 6)
+    chunks = chunkwise.chunk(text, max_tokens=110, overlap=0)
+    assert [c.text.count("\n\n") for c in chunks] == [1, 1, 1]
+    assert_invariants(text, chunks, 110, "cl100k_base")
+    # a paragraph break at a third beats the sentence ends near two-thirds
+    text = paragraph + "\n\n" + (sentence * 40).rstrip()
+    first = chunkwise.chunk(text, max_tokens=110, overlap=0)[0]
+    assert first.text == paragraph and first.boundary == "paragraph"
+    # ...but not one under a quarter: then the sentence end nearest two-thirds
+    short = (sentence * 3).rstrip()
+    text = short + "\n\n" + (sentence * 40).rstrip()
+    first = chunkwise.chunk(text, max_tokens=110, overlap=0)[0]
+    assert first.boundary == "sentence" and abs(first.token_count - 72) <= 4
 
 
 def test_smart_on_prose_code_and_logs_prefers_structure():
@@ -351,11 +373,11 @@ def test_topics_cut_where_the_topic_shifts():
     text = " ".join(CATS + ROCKETS)  # one paragraph: only sentence ends to cut at
     boundary = len(" ".join(CATS))
     tokens = chunkwise.chunk(text, max_tokens=1000, overlap=0)[0].token_count
-    budget = tokens * 3 // 4  # the cat half is two thirds of that
+    budget = tokens * 9 // 10  # the cat half is just over half of that
     topics = chunkwise.chunk(text, max_tokens=budget, overlap=0, strategy="topics")
     assert topics[0].end == boundary, topics[0].text[-60:]
     smart = chunkwise.chunk(text, max_tokens=budget, overlap=0, strategy="smart")
-    assert smart[0].end > boundary  # fills the budget, past the change of subject
+    assert smart[0].end > boundary  # the sentence end nearest two-thirds, past the change of subject
     assert_invariants(text, topics, budget, "cl100k_base")
 
 

@@ -29,7 +29,10 @@ from .model import (
     BOUNDARIES, DEFAULT_OVERLAP_UNIT, HEADING, OVERLAP_UNITS, STRATEGIES, TOKEN, Chunk, Result, Settings,
 )
 from .separators import Separators, next_space, skip_space, trim_end
-from .strategies import CODE, CODE_STRUCTURE, FARTHEST, MIN_FILL, SECTIONS, SPECS, STRUCTURE, TOPICS, WINDOWS, Strategy
+from .strategies import (
+    AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, FARTHEST, LEAST_FILL, MIN_FILL, SECTIONS, SPECS, STRUCTURE, TOPICS,
+    WINDOWS, Strategy,
+)
 from .textio import replace_surrogates
 from .tokenizers import check_encoding, get_tokenizer
 from .whitespace import is_space
@@ -276,7 +279,8 @@ class ChunkJob:
         self.policy = POLICIES[self.strategy.kind](self.strategy)
         # Tokens a chunk must reach for a cut of each level to be taken (structure first).
         self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
-        self._topic_fill = math.ceil(topics.MIN_FILL * budget)
+        self._least_fill = math.ceil(LEAST_FILL * budget)  # (smart and topics)
+        self._aim_fill = math.ceil(AIM_FILL * budget)  # (smart)
         self.index = doc.index(encoding)
         self.outline = doc.outline
         self.seps = doc.code_separators if doc.is_code or self.strategy.kind == CODE else doc.separators
@@ -432,11 +436,32 @@ class ChunkJob:
         """Where a chunk starting at a reaches this many tokens."""
         return self.index.offset_after(self.index.tokens_before(a) + tokens)
 
+    def balanced_cut(self, w: Window) -> Candidate | None:
+        """smart on prose: the strongest level (BALANCED_LEVELS) with a cut that leaves
+        the chunk at least LEAST_FILL of the budget, and of its cuts the one nearest
+        to where the chunk holds AIM_FILL of it (the earlier on a tie); None when no
+        such cut is in the window, or the window meets fenced code (whose cuts
+        follow the code ladder: structure_first)."""
+        # a cut leaves text in the chunk past the floor when some text lies before it
+        lo = max(skip_space(self.text, w.floor) + 1, self._fill_offset(w.a, self._least_fill))
+        if lo > w.hi or self.seps.has_code(w.a, w.hi):
+            return None
+        goal = min(max(lo, self._fill_offset(w.a, self._aim_fill)), w.hi)
+        seps = self.seps
+        for level in BALANCED_LEVELS:
+            before = seps.last(level, lo, goal)
+            after = seps.first(level, goal + 1, w.hi)
+            if before is not None and (after is None or goal - before <= after - goal):
+                return Candidate(before, level)
+            if after is not None:
+                return Candidate(after, level)
+        return None
+
     def topic_cut(self, w: Window) -> Candidate | None:
         """Of the heading, paragraph, line and sentence cuts that leave the chunk at
-        least topics.MIN_FILL of the budget, the one where the topic shifts most for
+        least LEAST_FILL of the budget, the one where the topic shifts most for
         its strength (topics.best_cut); None when there is none."""
-        lo = max(w.floor + 1, self._fill_offset(w.a, self._topic_fill))
+        lo = max(w.floor + 1, self._fill_offset(w.a, self._least_fill))
         if lo > w.hi:
             return None
         text = self.text
@@ -579,7 +604,9 @@ class ChunkJob:
 
 # -- one small policy per kind of strategy -------------------------------------
 class StructureFirst:
-    """smart: the strongest cut that keeps the chunk reasonably full."""
+    """smart: the strongest break, nearest two-thirds of the budget (balanced_cut);
+    where no heading, paragraph, line or sentence break leaves the chunk a quarter
+    full, the strongest cut that keeps it reasonably full (structure_first)."""
 
     whole_rest_fits_one_chunk = True
 
@@ -587,7 +614,7 @@ class StructureFirst:
         self.levels = strategy.levels
 
     def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        return job.structure_first(w, self.levels)
+        return job.balanced_cut(w) or job.structure_first(w, self.levels)
 
 
 class TopicShifts(StructureFirst):

@@ -109,6 +109,9 @@ class FencedSeparators(Separators):
         j = bisect_right(self._starts, hi)
         return [b for b in self.blocks[i:j] if b.end > lo]
 
+    def has_code(self, lo: int, hi: int) -> bool:
+        return bool(self._blocks_in(lo, hi))
+
     def cuts(self, level: int, lo: int, hi: int):
         if level not in _CODE_LEVELS:
             return super().cuts(level, lo, hi)
@@ -119,6 +122,11 @@ class FencedSeparators(Separators):
         prose = [c for c in super().cuts(level, lo, hi) if not any(b.start <= c < b.end for b in blocks)]
         code = [c for b in blocks for c in b.cuts(level, lo, hi)]
         return iter(sorted(prose + code))
+
+    def first(self, level: int, lo: int, hi: int) -> int | None:
+        if level in _CODE_LEVELS and self._blocks_in(lo, hi):
+            return min(self.cuts(level, lo, hi), default=None)
+        return next(iter(Separators.cuts(self, level, lo, hi)), None)  # no block in the way: found lazily
 
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
         if level not in _CODE_LEVELS:

@@ -133,6 +133,10 @@ class Separators:
         only when no other cut is in reach. Prose has none."""
         return False
 
+    def has_code(self, lo: int, hi: int) -> bool:
+        """Does fenced code meet [lo, hi]? (Its cuts follow the code ladder.) Prose has none."""
+        return False
+
     def _regex_matches(self, pattern: re.Pattern, lo: int, hi: int, use_end: bool):
         # Scan no further than the matches that can cut at or before hi need: a cut
         # at a match's end, the one character its lookahead reads; a cut at a
@@ -174,6 +178,10 @@ class Separators:
             pattern, use_end, check = _REGEX_LEVELS[level]
             return self._regex_cuts(pattern, lo, hi, use_end, check)
         raise ValueError(level)
+
+    def first(self, level: int, lo: int, hi: int) -> int | None:
+        """The first cut of this level in [lo, hi], or None."""
+        return next(iter(self.cuts(level, lo, hi)), None)
 
     def _line_cuts(self, lo: int, hi: int):
         text = self.text

@@ -15,15 +15,25 @@ CODE_LADDER = (DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE, WORD)
 # no cut falls inside a string or a comment.
 CODE_STRUCTURE = (DEFINITION, NESTED, PARAGRAPH, STATEMENT)
 
-# The smart strategy takes the strongest cut that keeps the chunk at least this
-# full (share of the budget); weaker levels must fill more to be worth it.
+# smart on prose: the strongest of these levels with a cut that leaves the chunk
+# at least LEAST_FILL of the budget, and of that level's cuts the one nearest to
+# where the chunk holds AIM_FILL of it. Chunks that end at the strongest break
+# about two-thirds full are retrieved better than chunks packed to the budget
+# (bench/retrieval.py, measured beside LangChain's splitters; README "Retrieval").
+BALANCED_LEVELS = (HEADING, PARAGRAPH, LINE, SENTENCE)
+LEAST_FILL = 0.25
+AIM_FILL = 0.65
+
+# Below BALANCED_LEVELS (and in the strategies that split an oversized unit): the
+# strongest cut that keeps the chunk at least this full (share of the budget);
+# weaker levels must fill more to be worth it.
 MIN_FILL = {
     HEADING: 0.25, DEFINITION: 0.25, NESTED: 0.4, PARAGRAPH: 0.5, STATEMENT: 0.6, LINE: 0.6,
     SENTENCE: 0.6, PHRASE: 0.75, WORD: 0.8,
 }
 
 # How a strategy picks a cut among the candidates in reach (see engine.POLICIES):
-STRUCTURE = "structure"  # the strongest cut that keeps the chunk reasonably full (MIN_FILL)
+STRUCTURE = "structure"  # the strongest break, about two-thirds full (AIM_FILL); else MIN_FILL
 FARTHEST = "farthest"  # the farthest cut of its levels; a unit too big for the budget is
 #                        split structure-first at the levels below them
 SECTIONS = "sections"  # a cut before every heading, even when the rest would fit; then FARTHEST
@@ -61,7 +71,8 @@ SPECS = {
         Strategy(
             "smart",
             "Structure first: cuts before headings, then at blank lines, line breaks, sentence ends,"
-            " phrase breaks and words, and only then between tokens; packs pieces up to the budget.",
+            " phrase breaks and words, and only then between tokens; of the strongest breaks, the one"
+            " nearest two-thirds of the budget.",
             STRUCTURE,
             LADDER,
         ),
@@ -69,7 +80,7 @@ SPECS = {
             "topics",
             "Cuts where the topic shifts: of the heading, paragraph, line and sentence breaks that keep"
             " a chunk at least a quarter full, the one whose two sides share the fewest words, for its strength;"
-            " smaller chunks than smart, and about 2-3 times its time.",
+            " about 2-3 times smart's time.",
             TOPICS,
             LADDER,
         ),

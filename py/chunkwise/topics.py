@@ -29,7 +29,6 @@ STRENGTH = {HEADING: 1.0, PARAGRAPH: 0.6, LINE: 0.5, SENTENCE: 0.3}
 LEVELS = tuple(STRENGTH)
 SHIFT_WEIGHT = 1.0  # against STRENGTH: a full topic shift is worth this much
 WINDOW = 400  # characters compared on each side of a cut
-MIN_FILL = 0.25  # a topic cut leaves the chunk at least this share of the budget
 
 _WORD = re.compile(r"\w{3,}")
 STOP_WORDS = frozenset(
