@@ -417,3 +417,15 @@ def test_topic_shifts_in_one_sweep_equal_counting_each_window(words, data):
         before = Counter(i for s, i in zip(starts, ids) if max(since, cut - topics.WINDOW) <= s < cut)
         after = Counter(i for s, i in zip(starts, ids) if cut <= s < cut + topics.WINDOW)
         assert got == 1.0 - topics.cosine(before, after)
+
+
+def test_lines_overlap_in_long_lines_of_prose_starts_at_a_sentence_not_a_word():
+    line = " ".join(f"Sentence {i} of a long line says a little more." for i in range(12))
+    text = "\n".join([line] * 4)
+    chunks = chunkwise.chunk(text, max_tokens=64, overlap=8, strategy="lines")
+    seps = Separators(text, Outline(text))
+    overlapped = [c for c in chunks if c.overlap_tokens]
+    assert overlapped and all(seps.is_unit_start(c.start, (LINE, SENTENCE)) for c in overlapped), [
+        c.text[:30] for c in overlapped if not seps.is_unit_start(c.start, (LINE, SENTENCE))
+    ]
+    assert_invariants(text, chunks, 64, "cl100k_base", 8)

@@ -99,7 +99,7 @@ SPECS = {
             (HEADING,),
         ),
         Strategy("lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, LINE),
-                 overlap_starts=((PARAGRAPH, LINE),)),
+                 overlap_starts=((PARAGRAPH, LINE), (SENTENCE,))),  # long lines of prose: a sentence before a word
         Strategy("sentences", "Whole sentences packed together (a sentence is split only if it alone is too big);"
                  " an overlap is whole sentences or none.", FARTHEST,
                  (HEADING, PARAGRAPH, SENTENCE), whole_units=True),
