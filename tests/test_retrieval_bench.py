@@ -101,6 +101,8 @@ def test_mid_sentence_starts():
     starts = retrieval.SentenceStarts(text)
     assert starts(0) and starts(text.index("Second")) and starts(text.index("A new")) and starts(text.index("Third"))
     assert not starts(text.index("with")) and not starts(text.index("here."))
+    # an indented line starts at its indentation too (code keeps it), not only at its text
+    assert starts(text.index("Third") - 4) and starts(text.index("Third") - 10) and not starts(text.index("Third") - 11)
     pieces = [
         retrieval.Piece("t", 0, 20, "", False),
         retrieval.Piece("t", text.index("Second"), 40, "", True),
@@ -108,3 +110,18 @@ def test_mid_sentence_starts():
         retrieval.Piece("t", text.index("Third"), len(text), "", False),
     ]
     assert retrieval.mid_sentence(pieces, {"t": starts}) == (1, 3, 1, 2)
+
+
+def test_paired_difference_is_the_mean_per_question_difference_with_its_interval():
+    same = [0.2, 0.9, 0.0, 1.0]
+    assert retrieval.paired_difference(same, same) == (0.0, 0.0, 0.0)
+    # every question 10 points better: certain, whatever the resampling
+    mean, lo, hi = retrieval.paired_difference([x + 0.1 for x in same], same)
+    assert (round(mean, 9), round(lo, 9), round(hi, 9)) == (10.0, 10.0, 10.0)
+    # better on half the questions, worse on the other half: an interval around 0
+    a, b = [1.0, 0.0] * 50, [0.0, 1.0] * 50
+    mean, lo, hi = retrieval.paired_difference(a, b)
+    assert mean == 0.0 and lo < -10 and hi > 10
+    # better on 90 of 100 questions by 1 point: an interval above 0
+    mean, lo, hi = retrieval.paired_difference([0.01] * 90 + [0.0] * 10, [0.0] * 100)
+    assert mean == 0.9 and 0 < lo < mean < hi <= 1.0
