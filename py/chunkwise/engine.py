@@ -438,12 +438,13 @@ class ChunkJob:
 
     def balanced_cut(self, w: Window) -> Candidate | None:
         """smart on prose: the strongest level (BALANCED_LEVELS) with a cut that leaves
-        the chunk at least LEAST_FILL of the budget, and of its cuts the one nearest
+        the chunk at least LEAST_FILL of the budget of new text, and of its cuts the one nearest
         to where the chunk holds AIM_FILL of it (the earlier on a tie); None when no
         such cut is in the window, or the window meets fenced code (whose cuts
         follow the code ladder: structure_first)."""
-        # a cut leaves text in the chunk past the floor when some text lies before it
-        lo = max(skip_space(self.text, w.floor) + 1, self._fill_offset(w.a, self._least_fill))
+        # At least LEAST_FILL of new text: past the overlap (the floor), not counting it,
+        # or a chunk would repeat its neighbours and add a sentence.
+        lo = max(skip_space(self.text, w.floor) + 1, self._fill_offset(w.floor, self._least_fill))
         if lo > w.hi or self.seps.has_code(w.a, w.hi):
             return None
         goal = min(max(lo, self._fill_offset(w.a, self._aim_fill)), w.hi)

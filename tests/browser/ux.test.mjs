@@ -35,11 +35,12 @@ describe("page round 2: defects a new user hit", () => {
     // Bring chunk 6 into the middle of the view, as a reader scrolling to it would.
     await page.evaluate((i) => document.querySelector(`.seg[data-first="${i}"][data-last="${i}"]`).scrollIntoView({ block: "center" }), target.index);
     // Blocks coming into view are laid out and hit-testable from a later frame on
-    // (content-visibility): wait until the point is really on the chunk's text.
+    // (content-visibility): wait until the point is really on the chunk's text. The
+    // middle of its widest line box: its first box may begin with the chunk's start marker.
     const box = await (await page.waitForFunction((i) => {
       const seg = document.querySelector(`.seg[data-first="${i}"][data-last="${i}"]`);
-      const r = seg.getClientRects()[0];
-      const p = { x: r.left + Math.min(20, r.width / 2), y: r.top + r.height / 2 };
+      const r = [...seg.getClientRects()].sort((a, b) => b.width - a.width)[0];
+      const p = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
       return document.elementFromPoint(p.x, p.y) === seg && p;
     }, target.index, { polling: "raf" })).jsonValue();
     const before = await page.evaluate(() => ({ view: document.querySelector("[data-testid=document-view]").scrollTop, page: scrollY }));
