@@ -123,11 +123,6 @@ class FencedSeparators(Separators):
         code = [c for b in blocks for c in b.cuts(level, lo, hi)]
         return iter(sorted(prose + code))
 
-    def first(self, level: int, lo: int, hi: int) -> int | None:
-        if level in _CODE_LEVELS and self._blocks_in(lo, hi):
-            return min(self.cuts(level, lo, hi), default=None)
-        return next(iter(Separators.cuts(self, level, lo, hi)), None)  # no block in the way: found lazily
-
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
         if level not in _CODE_LEVELS:
             return super().last(level, lo, hi)
