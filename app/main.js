@@ -171,12 +171,14 @@ function describeSettings(describe) {
 }
 catalog.fromBuild().then((describe) => { if (describe && engineState === "booting") describeSettings(describe); });
 
-function engineReady({ version, describe }) {
+function engineReady({ version, describe, resumed }) {
   engineState = "ready";
   watchBoot();
   describeSettings(describe);
   ui.engineStatus.dataset.state = "ready";
-  ui.engineText.textContent = `Engine ready (${((performance.now() - bootStarted) / 1000).toFixed(1)} s)`;
+  const seconds = ((performance.now() - bootStarted) / 1000).toFixed(1);
+  ui.engineText.textContent = `Engine ready (${seconds} s${resumed ? ", resumed" : ""})`;
+  ui.engineStatus.title = resumed ? "Resumed from the engine state this browser saved on an earlier visit" : "";
   ui.bootProgress.hidden = true;
   ui.bootError.hidden = true; // a slow start that the watchdog reported did finish after all
   ui.version.textContent = version;

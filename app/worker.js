@@ -9,7 +9,7 @@
 //                 {type: "chunk", id, settings: {max_tokens, overlap, strategy, encoding}}
 //                 {type: "export", id, run, fmt, headers}
 //                 {type: "tokenizer", id, name, bytes}  a local tokenizer.json: stays in this tab
-// Worker -> page: {type: "boot", stage, label} ... {type: "ready", version, pyodide, describe}
+// Worker -> page: {type: "boot", stage, label} ... {type: "ready", version, pyodide, describe, resumed}
 //                 {type: "boot-error", message}
 //                 {type: "opened", id, text, info, size}
 //                 {type: "started", id, warnings, size} {type: "chunks", id, chunks, progress}
@@ -22,6 +22,8 @@
 //
 // The vendored files are content-addressed (build.py): manifest.json, revalidated
 // on every load, names the Pyodide folder and the wheels, which are cached for good.
+
+import { forgetSnapshot, readSnapshot, saveSnapshot, snapshotUrl, withMemoryOf } from "./snapshot.js";
 
 const VENDOR = new URL("../static/vendor/", import.meta.url);
 const SLICE_SECONDS = 0.03; // one engine step; short enough that a newer request is seen quickly
@@ -45,41 +47,76 @@ async function boot() {
   if (!res.ok) throw new Error(`static/vendor/manifest.json: HTTP ${res.status} (run build.py)`);
   const manifest = await res.json();
 
-  // The wheels download while Pyodide starts; loadPackage below then reads them
-  // from the HTTP cache (they are content-addressed and cached for good).
+  // The wheels download while Pyodide starts (they are content-addressed and
+  // cached for good); a snapshot saved by an earlier visit is read meanwhile.
   const wheels = manifest.install.map((path) => new URL(path, VENDOR).href);
-  const downloaded = Promise.all(wheels.map((url) => fetch(url).then((r) => r.arrayBuffer()).catch(() => null)));
+  const downloaded = Promise.all(wheels.map(async (url) => {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  }));
+  downloaded.catch(() => {}); // reported where it is awaited
+  const savedAt = snapshotUrl(VENDOR, manifest);
+  const saved = await readSnapshot(savedAt);
 
-  stage("runtime", "Starting Python (Pyodide)");
   const indexURL = new URL(manifest.pyodide_dir, VENDOR).href;
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   // Point every URL Pyodide derives at the vendored copy, so it never falls back to a CDN.
-  py = await Promise.race([
-    loadPyodide({
-      indexURL,
-      lockFileURL: indexURL + "pyodide-lock.json",
-      packageBaseUrl: indexURL,
-      stdout: (line) => console.log("[python]", line),
-      stderr: (line) => console.warn("[python]", line),
-    }),
-    runtimeFailure(),
-  ]).finally(() => { console.warn = realWarn; });
+  const options = {
+    indexURL,
+    lockFileURL: indexURL + "pyodide-lock.json",
+    packageBaseUrl: indexURL,
+    stdout: (line) => console.log("[python]", line),
+    stderr: (line) => console.warn("[python]", line),
+  };
+  const start = (more) => Promise.race([loadPyodide({ ...options, ...more }), runtimeFailure()])
+    .finally(() => { console.warn = realWarn; });
+  let resumed = false;
+  if (saved) {
+    stage("runtime", "Resuming the engine saved by an earlier visit");
+    try {
+      // A thenable that lets go of the bytes once read: Pyodide keeps its options.
+      let bytes = saved;
+      const once = { then: (resolve) => { resolve(bytes); bytes = null; } };
+      py = await withMemoryOf(saved.length, () => start({ _loadSnapshot: once }));
+      resumed = true;
+    } catch (err) {
+      console.warn(`The saved engine could not be resumed; starting it afresh: ${err.message}`);
+      await forgetSnapshot(savedAt);
+    }
+  }
+  if (!resumed) {
+    stage("runtime", "Starting Python (Pyodide)");
+    py = await start({ _makeSnapshot: true });
+  }
 
-  // The two wheels are pure Python and we ship their dependencies ourselves, so
-  // loadPackage installs them directly: micropip's resolver added ~0.55 s to boot.
+  // The two wheels are pure Python and we ship their dependencies ourselves: they
+  // are unpacked into site-packages (micropip's resolver added ~0.55 s to boot, and
+  // loadPackage leaves a record that a memory snapshot cannot hold). A resumed
+  // interpreter has chunkwise imported already, but not its files (Pyodide's file
+  // system is not in the snapshot): what it imports or reads later needs them.
   stage("engine", "Installing chunkwise and its tokenizer");
-  await downloaded; // (a failed download is loadPackage's to report)
-  await py.loadPackage(wheels, {
-    messageCallback: () => {},
-    errorCallback: (m) => console.warn(m),
-  });
+  const site = py.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  for (const bytes of await downloaded) py.unpackArchive(bytes, "wheel", { extractDir: site });
 
   tokenizerFiles = manifest.tokenizers || {};
   stage("bridge", "Preparing the engine");
   const bridge = py.pyimport("chunkwise.bridge");
   session = bridge.Session();
   const describe = JSON.parse(bridge.describe_json());
-  post({ type: "ready", version: bridge.VERSION, pyodide: py.version, describe });
+  post({ type: "ready", version: bridge.VERSION, pyodide: py.version, describe, resumed });
+  if (!resumed) {
+    // Saved before any request is handled (they wait for boot), so before any text arrives.
+    const warmUp = bridge.warm_up;
+    try {
+      warmUp();
+      saveSnapshot(savedAt, py.makeMemorySnapshot());
+    } catch (err) {
+      console.warn(`The engine's state could not be saved for the next visit: ${err.message}`);
+    } finally {
+      warmUp.destroy();
+    }
+  }
   bridge.destroy();
 }
 

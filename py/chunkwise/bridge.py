@@ -49,6 +49,13 @@ def describe_json() -> str:
     return _json(describe())
 
 
+def warm_up() -> None:
+    """Build what a first run needs before any text arrives (the default encoding's
+    tokenizer), so that the worker's saved interpreter state (app/snapshot.js)
+    holds it. No text is encoded: nothing here depends on the user's input."""
+    get_tokenizer(DEFAULTS["encoding"])
+
+
 class Session:
     """The worker's state: the current document, its run, and the last finished result."""
 

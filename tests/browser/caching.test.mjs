@@ -1,18 +1,36 @@
 // A faster second visit: the vendored files are content-addressed and cached for
 // good, so a reload asks the server only for the page, its modules and the
-// manifest (revalidated), never again for Pyodide or the wheels.
+// manifest (revalidated), never again for Pyodide or the wheels; and it resumes
+// the engine's state saved by the first visit (app/snapshot.js) instead of
+// starting Python again.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { launchProfile, paste, startServer, waitReady } from "./helpers.mjs";
+import { PYTHON, assertMatchesEngine, launchProfile, paste, setSettings, startServer, waitDone, waitReady } from "./helpers.mjs";
+import { markdownDoc } from "./corpus.mjs";
+import { SNAPSHOT_CACHE } from "../../app/snapshot.js";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 // The requests build.py --serve --verbose logged after `since` characters of its log: [path, status].
 const served = (server, since) => [...server.stderr().slice(since).matchAll(/"GET (\S+) HTTP\/[\d.]+" (\d+)/g)]
   .map((m) => [m[1], Number(m[2])]);
+
+const status = (page) => page.textContent("[data-testid=engine-status]");
+
+// The URLs of the engine snapshots this profile keeps, once the first is saved
+// (the worker saves it just after it is ready).
+async function savedSnapshots(page) {
+  for (let i = 0; i < 600; i++) {
+    const urls = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), SNAPSHOT_CACHE);
+    if (urls.length) return urls;
+    await page.waitForTimeout(100);
+  }
+  throw new Error("no engine snapshot was saved");
+}
 
 describe("caching", () => {
   let server, context;
@@ -60,5 +78,102 @@ describe("caching", () => {
       "vendored files come from the cache");
     assert.ok(again.some(([p]) => p.endsWith("manifest.json")), "the manifest is asked for again (it names the files)");
     await paste(page, "Still works after a reload. Second sentence.");
+  });
+
+  test("a reload resumes the engine saved by the first visit; it holds none of the text typed meanwhile", async () => {
+    const profile = await launchProfile(mkdtempSync(path.join(tmpdir(), "chunkwise-profile-")));
+    try {
+      const page = await profile.newPage();
+      await page.goto(server.url);
+      // Typed while the engine boots: it reaches the worker only after the snapshot was taken.
+      const marker = "Quokka zebra marmalade 4711, typed during the boot.";
+      await page.fill("[data-testid=source-text]", marker);
+      await waitReady(page);
+      assert.doesNotMatch(await status(page), /resumed/);
+      await waitDone(page);
+      const [saved] = await savedSnapshots(page);
+      const found = await page.evaluate(async ({ name, url, marker }) => {
+        const bytes = new Uint8Array(await (await (await caches.open(name)).match(url)).arrayBuffer());
+        const needle = new TextEncoder().encode(marker.slice(0, 24));
+        outer: for (let i = bytes.indexOf(needle[0]); i !== -1; i = bytes.indexOf(needle[0], i + 1)) {
+          for (let j = 1; j < needle.length; j++) if (bytes[i + j] !== needle[j]) continue outer;
+          return { size: bytes.length, at: i };
+        }
+        return { size: bytes.length, at: -1 };
+      }, { name: SNAPSHOT_CACHE, url: saved, marker });
+      assert.ok(found.size > 1e6, `a snapshot of the interpreter (${found.size} bytes)`);
+      assert.equal(found.at, -1, "the user's text is not in the saved snapshot");
+
+      await page.reload();
+      await waitReady(page);
+      assert.match(await status(page), /Engine ready \(.*resumed\)/, "the reload resumed the saved engine");
+      const doc = markdownDoc(3, 2);
+      await paste(page, doc);
+      await assertMatchesEngine(page, doc, { strategy: "smart", max_tokens: 512, overlap: 64, encoding: "cl100k_base" });
+      // o200k's rank file is read from the file system on first use, after the resume.
+      await setSettings(page, { encoding: "o200k_base", size: 256 });
+      await assertMatchesEngine(page, doc, { strategy: "smart", max_tokens: 256, overlap: 32, encoding: "o200k_base" });
+    } finally {
+      await profile.close();
+    }
+  });
+});
+
+describe("the saved engine and a new build", () => {
+  test("a changed vendored file is never resumed from the earlier build's snapshot", async () => {
+    const dist = path.join(mkdtempSync(path.join(tmpdir(), "chunkwise-dist-")), "site");
+    const server = await startServer(["--dist", dist]);
+    const profile = await launchProfile(mkdtempSync(path.join(tmpdir(), "chunkwise-profile-")));
+    try {
+      const page = await profile.newPage();
+      await page.goto(server.url);
+      await waitReady(page);
+      const version = await page.textContent("[data-testid=engine-version]");
+      const [first] = await savedSnapshots(page);
+
+      // A new build: the chunkwise wheel changes (its version), so it gets a new
+      // content-addressed folder and the manifest names it, as build.py does.
+      const vendor = path.join(dist, "static", "vendor");
+      const changed = `${version}+rebuilt`;
+      execFileSync(PYTHON, ["-c", `
+import hashlib, json, os, sys, zipfile
+vendor, version, changed = sys.argv[1:]
+manifest_path = os.path.join(vendor, "manifest.json")
+manifest = json.load(open(manifest_path))
+old = next(p for p in manifest["install"] if p.split("/")[-1].startswith("chunkwise-"))
+src = zipfile.ZipFile(os.path.join(vendor, old))
+tmp = os.path.join(vendor, "rebuilt.whl")
+with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as out:
+    for info in src.infolist():
+        data = src.read(info)
+        if info.filename == "chunkwise/__init__.py":
+            data = data.replace(f'__version__ = "{version}"'.encode(), f'__version__ = "{changed}"'.encode())
+        out.writestr(info, data)
+key = hashlib.sha256(open(tmp, "rb").read()).hexdigest()[:16]
+new = f"wheels/{key}/{old.split('/')[-1]}"
+os.makedirs(os.path.join(vendor, "wheels", key))
+os.replace(tmp, os.path.join(vendor, new))
+manifest["install"] = [new if p == old else p for p in manifest["install"]]
+json.dump(manifest, open(manifest_path, "w"), indent=2)
+`, vendor, version, changed]);
+
+      await page.reload();
+      await waitReady(page);
+      assert.doesNotMatch(await status(page), /resumed/, "the new build started Python afresh");
+      assert.equal(await page.textContent("[data-testid=engine-version]"), changed, "and runs the new wheel");
+      let saved;
+      for (let i = 0; i < 600 && !(saved = await savedSnapshots(page)).every((u) => u !== first); i++) await page.waitForTimeout(100);
+      assert.equal(saved.length, 1, "one snapshot is kept: the new build's");
+      assert.notEqual(saved[0], first);
+
+      await page.reload();
+      await waitReady(page);
+      assert.match(await status(page), /resumed/, "the next reload resumes the new build's snapshot");
+      assert.equal(await page.textContent("[data-testid=engine-version]"), changed);
+      await paste(page, "Still the same chunks. Second sentence.");
+    } finally {
+      await profile.close();
+      server.stop();
+    }
   });
 });
