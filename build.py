@@ -72,8 +72,15 @@ PYODIDE_FILES = [
     "python_stdlib.zip",
     "pyodide-lock.json",
 ]
-# Content-addressed folders are named by this many hex digits of a sha256.
+# The content-addressed folders of static/vendor/: each file is <folder>/<hash>/<name>,
+# the hash (this many hex digits of a sha256) taken over its bytes, so it is cached for
+# good. The one definition of that layout: build.py writes it (addressed()), serves it
+# and writes --dist's headers by IMMUTABLE_PATTERN, and manifest.json carries the
+# pattern for the service worker (sw.js) and the benchmark's server (bench/browser.mjs).
+CONTENT_ADDRESSED = ("pyodide", "wheels", "tokenizers")
 HASH_CHARS = 16
+# The end of a content-addressed file's URL path (the page may be served under a prefix).
+IMMUTABLE_PATTERN = rf"/static/vendor/(?:{'|'.join(CONTENT_ADDRESSED)})/[0-9a-f]{{{HASH_CHARS}}}/[^/]+$"
 # What the served page consists of; --dist copies exactly this, --serve serves only this.
 PAGE_PATHS = ["index.html", "sw.js", "app", "static"]
 # py/ content that never belongs in the wheel's cache key or its build copy.
@@ -120,6 +127,13 @@ def content_hash(paths: list[Path]) -> str:
     return h.hexdigest()[:HASH_CHARS]
 
 
+def addressed(folder: str, key: str, name: str = "") -> str:
+    """A content-addressed path, relative to static/vendor/ (a folder's when name is empty)."""
+    if folder not in CONTENT_ADDRESSED:
+        raise ValueError(f"{folder} is not a content-addressed folder")
+    return f"{folder}/{key}/{name}"
+
+
 def keep_only(folder: Path, wanted: set[str]) -> None:
     """Remove everything in folder but the entries named in wanted (older builds)."""
     for entry in folder.iterdir() if folder.exists() else ():
@@ -138,10 +152,10 @@ def vendor_pyodide() -> tuple[dict, str]:
         sys.exit(f"node_modules/pyodide is {have} but package.json pins {want}: run `npm ci`")
     sources = [PYODIDE_NPM / name for name in PYODIDE_FILES]
     key = content_hash(sources)
-    changed = [p.name for p in sources if copy_if_changed(p, VENDOR / "pyodide" / key / p.name)]
+    changed = [p.name for p in sources if copy_if_changed(p, VENDOR / addressed("pyodide", key, p.name))]
     keep_only(VENDOR / "pyodide", {key})
     log(f"pyodide {have}: " + (f"copied {', '.join(changed)}" if changed else "up to date"))
-    return json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text()), f"pyodide/{key}/"
+    return json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text()), addressed("pyodide", key)
 
 
 # --- Wheels from PyPI --------------------------------------------------------
@@ -238,13 +252,14 @@ def vendor_tokenizers() -> dict[str, str]:
     returns {id: path relative to static/vendor/} for the manifest."""
     presets = _presets_module()
     out = {}
-    folder = VENDOR / "tokenizers"
+    keys = set()
     for f in presets.FILES.values():
         src = tokenizer_file(f.id)
         key = content_hash([src])
-        copy_if_changed(src, folder / key / f"{f.id}.json")
-        out[f.id] = f"tokenizers/{key}/{f.id}.json"
-    keep_only(folder, {path.split("/")[1] for path in out.values()})
+        out[f.id] = addressed("tokenizers", key, f"{f.id}.json")
+        copy_if_changed(src, VENDOR / out[f.id])
+        keys.add(key)
+    keep_only(VENDOR / "tokenizers", keys)
     return out
 
 
@@ -319,14 +334,14 @@ def build() -> dict:
     engine = chunkwise_wheel()
     tokenizer_files = vendor_tokenizers()
 
-    wheel_dir = VENDOR / "wheels"
     wanted = deps + [engine]
-    install = []
+    install, keys = [], set()
     for w in wanted:
         key = content_hash([w])
-        copy_if_changed(w, wheel_dir / key / w.name)
-        install.append(f"wheels/{key}/{w.name}")
-    keep_only(wheel_dir, {path.split("/")[1] for path in install})
+        install.append(addressed("wheels", key, w.name))
+        copy_if_changed(w, VENDOR / install[-1])
+        keys.add(key)
+    keep_only(VENDOR / "wheels", keys)
 
     manifest = {
         "pyodide": pinned_pyodide_version(),
@@ -341,6 +356,9 @@ def build() -> dict:
         "build_id": hashlib.sha256("".join(sha256_file(w) for w in wanted).encode()).hexdigest()[:16],
         # Preset tokenizer files, fetched by the worker only when a preset needs one.
         "tokenizers": tokenizer_files,
+        # The end of the URL path of every content-addressed file (a regular expression):
+        # cached for good; the service worker and the benchmark's server read it here.
+        "immutable": IMMUTABLE_PATTERN,
         # The engine's settings catalogue (chunkwise.about.describe()), for the page before it boots.
         "describe": engine_catalogue(engine, deps),
     }
@@ -392,12 +410,12 @@ def write_dist(dest: Path) -> None:
 IMMUTABLE = "public, max-age=31536000, immutable"
 # Everything else (the page, its modules, manifest.json) is revalidated on every load.
 REVALIDATE = "no-cache"
-_IMMUTABLE_PATH = re.compile(rf"^/static/vendor/(?:pyodide|wheels|tokenizers)/[0-9a-f]{{{HASH_CHARS}}}/[^/]+$")
+_IMMUTABLE_PATH = re.compile(IMMUTABLE_PATTERN)
 
 
 def cache_control(url_path: str) -> str:
     """The Cache-Control header for a path of the page."""
-    return IMMUTABLE if _IMMUTABLE_PATH.match(url_path) else REVALIDATE
+    return IMMUTABLE if _IMMUTABLE_PATH.search(url_path) else REVALIDATE
 
 
 def headers_file() -> str:
@@ -408,8 +426,7 @@ def headers_file() -> str:
         if entry.name != "vendor" and not entry.name.startswith("."):
             revalidated.append(f"/static/{entry.name}" + ("/*" if entry.is_dir() else ""))
     rules = [(path, REVALIDATE) for path in revalidated]
-    rules += [("/static/vendor/pyodide/*", IMMUTABLE), ("/static/vendor/wheels/*", IMMUTABLE),
-              ("/static/vendor/tokenizers/*", IMMUTABLE)]
+    rules += [(f"/static/vendor/{folder}/*", IMMUTABLE) for folder in CONTENT_ADDRESSED]
     lines = ["# Written by build.py --dist: the headers build.py --serve sends."]
     for path, cache in rules:
         lines += [path, f"  Cache-Control: {cache}", "  X-Content-Type-Options: nosniff",

@@ -6,7 +6,8 @@
 // into its cache; the user's text never travels in a request (the page sends
 // none), so it is never cached or sent anywhere.
 //
-// Content-addressed files (static/vendor/pyodide/<hash>/, wheels/<hash>/) go
+// Content-addressed files (static/vendor/pyodide/<hash>/, wheels/<hash>/..., as
+// the manifest's `immutable` pattern says: build.py defines the layout) go
 // through the browser's HTTP cache, which keeps them for good (they never change
 // under their name) and asks no server; Cache Storage answers when offline.
 // Everything else goes to the network first (so an update is seen at once) and
@@ -14,7 +15,13 @@
 
 const CACHE = "chunkwise-page";
 const MANIFEST = new URL("static/vendor/manifest.json", self.registration.scope).href;
-const IMMUTABLE = /\/static\/vendor\/(?:pyodide|wheels|tokenizers)\/[0-9a-f]{16}\/[^/]+$/;
+// The manifest's pattern of a content-addressed file's URL path, as a promise of a
+// RegExp (or null): from the manifest last stored, read once per start of this worker.
+let immutable = null;
+const contentAddressed = () => (immutable ??= caches.match(MANIFEST)
+  .then((res) => res && res.json())
+  .then((manifest) => (manifest && manifest.immutable ? new RegExp(manifest.immutable) : null))
+  .catch(() => null));
 
 // Every file of the current build, as absolute URLs: `stored` ahead of need, and
 // `kept` (those, and the preset tokenizer files, stored when first used).
@@ -30,15 +37,16 @@ async function buildFiles() {
     ...manifest.install.map((path) => new URL(path, vendor).href),
   ];
   const onDemand = Object.values(manifest.tokenizers || {}).map((path) => new URL(path, vendor).href);
-  return { stored: files, kept: new Set([...files, ...onDemand]) };
+  return { stored: files, kept: new Set([...files, ...onDemand]), immutable: new RegExp(manifest.immutable) };
 }
 
 // Store this build's files, and forget any other build's.
 async function store() {
   const cache = await caches.open(CACHE);
-  const { stored, kept } = await buildFiles();
+  const { stored, kept, immutable: pattern } = await buildFiles();
+  immutable = Promise.resolve(pattern);
   const have = new Set((await cache.keys()).map((r) => r.url));
-  await cache.addAll(stored.filter((url) => !have.has(url) || !IMMUTABLE.test(url)));
+  await cache.addAll(stored.filter((url) => !have.has(url) || !pattern.test(new URL(url).pathname)));
   await Promise.all((await cache.keys()).filter((r) => !kept.has(r.url)).map((r) => cache.delete(r)));
 }
 
@@ -77,19 +85,20 @@ async function throughHttpCache(request) {
   return res;
 }
 
+async function respond(request, url) {
+  if ((await contentAddressed())?.test(url.pathname)) return throughHttpCache(request);
+  try {
+    return await fetch(request);
+  } catch {
+    const hit = await caches.match(request, { ignoreSearch: true });
+    if (hit) return hit;
+    throw new Error(`offline, and ${url.pathname} is not stored`);
+  }
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return; // not ours: untouched
-  if (IMMUTABLE.test(url.pathname)) {
-    event.respondWith(throughHttpCache(request));
-    return;
-  }
-  event.respondWith(
-    fetch(request).catch(async () => {
-      const hit = await caches.match(request, { ignoreSearch: true });
-      if (hit) return hit;
-      throw new Error(`offline, and ${url.pathname} is not stored`);
-    }),
-  );
+  event.respondWith(respond(request, url));
 });

