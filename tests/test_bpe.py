@@ -1,11 +1,13 @@
 """Giant pre-tokens never reach a quadratic merge (issue 9): bpe.merge gives
-tiktoken's ids in O(n log n), and both backends send long pre-tokens to it.
+tiktoken's ids in O(n log n), bpe.merge_long the same in segments of bounded
+memory, and both backends send long pre-tokens to it.
 Work is counted, not timed; the timings are in `./dev bench --adversarial`."""
 from __future__ import annotations
 
 import functools
 import random
 import sys
+from array import array
 from itertools import chain
 
 import pytest
@@ -183,3 +185,106 @@ def test_merge_memory_is_a_few_bytes_a_byte(make):
     finally:
         tracemalloc.stop()
     assert peak < 12 * len(piece), peak / len(piece)
+
+
+# -- giant pre-tokens in segments (bpe.merge_long) ---------------------------------------
+def _long_pieces(rng: random.Random) -> dict[str, bytes]:
+    """Pre-tokens of many segments: where cuts no token spans abound (CJK, base64),
+    where tokens span every byte (runs, periods, random letters of a small alphabet),
+    and the two kinds in turn (a run inside CJK: cuts of both kinds in one piece)."""
+    cjk = ("中文日本語漢字東京大学研究所" * 3000).encode("utf-8")
+    b64 = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") for _ in range(20_000)).encode()
+    return {
+        "cjk": cjk[:30_000], "base64": b64, "one-letter": b"x" * 20_000, "period-2": b"ab" * 10_000, "period-3": b"aab" * 7000,
+        "newlines": b"\n" * 20_000, "spaces": b" " * 20_000, "abc": bytes(rng.choice(b"abc") for _ in range(12_000)),
+        "mixed": cjk[:6000] + b"x" * 9000 + cjk[:6000] + b"ab" * 3000 + b64[:5000] + b"!" * 4000,
+        "bytes": bytes(rng.randrange(256) for _ in range(8000)),
+    }
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_merge_long_gives_tiktokens_ids(encoding):
+    """Merged in segments (as small as the vocabulary allows, so every kind of cut
+    is made many times), a giant pre-token gets exactly tiktoken's ids."""
+    enc, ranks = _tiktoken(encoding)
+    one = enc._core_bpe.encode_single_piece
+    for name, piece in _long_pieces(random.Random(9)).items():
+        want = enc._encode_single_piece(piece)
+        for segment in (300, 1000):
+            bounds = bpe.cuts(piece, ranks, segment)
+            # Every piece is cut (so the segments are what is tested) but whitespace runs:
+            # the vocabulary has a token for most lengths of them, the replay refuses every
+            # cut, and they are merged whole (in under three segments, it gives up).
+            assert len(bounds) > 3 or name in ("spaces", "newlines"), (name, segment)
+            assert list(bpe.merge_long(piece, ranks, one, segment)) == want, (name, segment)
+        assert list(bpe.merge_long(piece[:2500], ranks, None, 300)) == enc._encode_single_piece(piece[:2500]), name
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_cut_is_made_only_where_the_merge_cannot_cross(encoding):
+    """Both proofs of a cut, against the merge itself on random short pieces: when
+    no token spans the cut, or when replaying the two merges never merges across
+    it, the whole merge is the two halves' merges. The checks must also say no:
+    the pieces include cuts where merging the halves apart gives other ids."""
+    enc, ranks = _tiktoken(encoding)
+    vocab = bpe._vocabulary(ranks)
+    rng = random.Random(3)
+    refused = differs = 0
+    for _ in range(3000):
+        alphabet = rng.choice(["x", "ab", "aab", "abc", " \n", "中文日本", "e\u0301", "0123456789", "xyzzy!"])
+        piece = "".join(rng.choice(alphabet) for _ in range(rng.randint(2, 40))).encode("utf-8")
+        c = rng.randint(1, len(piece) - 1)
+        apart = bpe.merge(piece[:c], ranks, trace=(array("i"), {}, {})) + bpe.merge(piece[c:], ranks, trace=(array("i"), {}, {}))
+        whole = bpe.merge(piece, ranks, trace=(array("i"), {}, {}))
+        spans = not bpe._no_token_across(piece, c, ranks, vocab)
+        holds = bpe.seams_hold(piece[:c], piece[c:], ranks)
+        if not spans or holds:
+            assert apart == whole, (piece, c, spans, holds)
+        refused += not holds
+        differs += apart != whole
+    assert refused > 100 and differs > 100, (refused, differs)
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base"])
+def test_giant_pretokens_through_the_default_path(encoding):
+    """At the real routing threshold and segment size (a pre-token of over a
+    million characters, many segments), both encoders of the tiktoken backend
+    give tiktoken's own ids."""
+    enc, _ = _tiktoken(encoding)
+    tokenizer = get_tokenizer(encoding, "tiktoken")
+    for text in ["中文日本語漢字東京大学研究所" * (TIKTOKEN_LONG // 14 + 10), "x" * (TIKTOKEN_LONG + 5)]:
+        assert len(text.encode("utf-8")) > 2 * bpe.SEGMENT
+        want = enc.encode_ordinary(text)
+        assert tokenizer.encode(text) == want
+        assert tokenizer._encode_array(text).tolist() == want
+
+
+def test_pure_backend_merges_in_segments():
+    """The pure backend's long pre-tokens of more than two segments: tiktoken's ids."""
+    pure, fast = get_tokenizer("o200k_base", "pure"), get_tokenizer("o200k_base", "tiktoken")
+    for text in ["本" * 50_000, "ab" * 70_000]:
+        assert len(text.encode("utf-8")) > 2 * bpe.SEGMENT
+        assert pure.encode(text) == fast.encode(text)
+
+
+def test_merge_long_memory_is_bounded_by_the_segment():
+    """Memory beyond the ids (4 bytes each) grows with the segment, not the piece:
+    CJK pre-tokens of 40 and 80 segments take the same few segments' worth
+    (merged whole, bpe.merge takes about 10 bytes a byte of the piece: 0.4 and 0.8 MB)."""
+    import tracemalloc
+
+    enc, ranks = _tiktoken("cl100k_base")
+    bpe._vocabulary(ranks)  # built once per vocabulary, outside the measurement
+    segment = 1024
+    text = ("中文日本語漢字東京大学研究所" * 8000).encode("utf-8")
+    for merge_segment in (enc._core_bpe.encode_single_piece, None):
+        for segments in (40, 80):
+            piece = text[: segments * segment]
+            tracemalloc.start()
+            try:
+                ids = bpe.merge_long(piece, ranks, merge_segment, segment)
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+            beyond = peak - 4 * len(ids) * 1.15  # (an array grows by about an eighth at a time)
+            assert beyond < 64 * segment, (segments, peak, len(ids))

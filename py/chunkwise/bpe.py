@@ -31,14 +31,17 @@ _LOW = (1 << _SHIFT) - 1
 NONE = (1 << 31) - 1  # no pair (the last part, or no rank): above every rank
 
 
-def merge(piece: bytes, ranks: dict[bytes, int], work: list | None = None) -> list[int]:
+def merge(piece: bytes, ranks: dict[bytes, int], work: list | None = None, trace: tuple | None = None) -> list[int]:
     """The token ids of one pre-token, exactly as tiktoken's merge gives them.
     `work`, when given, gets the number of heap operations appended (for tests
-    that check the growth without a clock)."""
+    that check the growth without a clock). `trace`, when given, is
+    (ranks, first, last), filled with the rank of every merge in order, and at
+    the merges that grow the first part or the last, the first part's new end
+    or the last part's new start (see seams_hold)."""
     n = len(piece)
     if n == 0:
         return []
-    whole = ranks.get(piece)
+    whole = ranks.get(piece) if trace is None else None
     if whole is not None:
         return [whole]
     get = ranks.get
@@ -60,6 +63,13 @@ def merge(piece: bytes, ranks: dict[bytes, int], work: list | None = None) -> li
         j = find(1, i + 1)  # part j joins part i
         k = find(1, j + 1)
         starts[j] = 0
+        if trace is not None:
+            steps, first, last = trace
+            if i == 0:
+                first[len(steps)] = k
+            if k == n:
+                last[len(steps)] = i
+            steps.append(rank)
         old_j, rank_at[j] = rank_at[j], NONE
         rank_at[i] = get(piece[i : find(1, k + 1)], NONE) if k < n else NONE
         p = rfind(1, 0, i)
@@ -105,4 +115,221 @@ def merge(piece: bytes, ranks: dict[bytes, int], work: list | None = None) -> li
         k = find(1, i + 1)
         append(ranks[piece[i:k]])
         i = k
+    return out
+
+
+# -- a giant pre-token, merged in segments -------------------------------------------
+#
+# Merging a pre-token of many megabytes at once costs memory in proportion (the
+# state above, the ids) and runs in Python. It is cut into segments of about
+# SEGMENT bytes instead, each merged on its own (by tiktoken's merge, when the
+# caller has it), and the ids are the whole merge's because no merge of the whole
+# crosses a cut. Why, for a cut c between a left segment and a right one:
+#
+# The whole merge keeps every segment's own merge going as long as no pair across
+# a cut has been merged: the lowest-ranked pair of the whole is then the lowest of
+# some segment (the leftmost of equal ones, since segments are in order), which is
+# that segment's own next merge. So the ids are the segments' ids unless, at some
+# point of that joint run, the pair across a cut is the one merged. It never is
+#  - when no token of the vocabulary spans the cut in the text (`_no_token_across`):
+#    every part is a token, so the pair across never has a rank. This is checked
+#    in the text alone, from the bytes either side, and holds somewhere within a
+#    few bytes of most places (CJK, base64, mixed text);
+#  - or when replaying both segments' merges in the joint order (the leftmost
+#    lowest next merge first) never finds the pair across the cut (the left
+#    segment's last part and the right one's first) ranked below the left's next
+#    merge and no higher than the right's (`seams_hold`). That is the check for
+#    runs like "xxxx...", where tokens span every cut; it merges the segments in
+#    Python, so it is remembered for identical segments (a run's are identical).
+# A cut that passes neither is moved a few bytes on, or dropped (its two segments
+# become one); the cut before it is then checked again, its right segment changed.
+
+SEGMENT = 1 << 16  # bytes a segment aims at
+_SCAN = 1 << 12  # bytes searched past the aim for a cut no token spans (at most a quarter segment)
+_GIVE_UP = 3  # a segment grown to this many SEGMENTs (cuts dropped) ends the search: merged whole
+_NUDGE = 5  # a cut the replay refuses is tried up to this many bytes on before it is dropped
+
+
+class _Vocabulary:
+    """What cutting needs to know of a vocabulary: its longest token, and for each
+    pair of adjacent bytes the longest token that holds them (absent: none does)."""
+
+    def __init__(self, ranks: dict[bytes, int]):
+        reach: dict[bytes, int] = {}
+        for token in ranks:
+            size = len(token)
+            for k in range(size - 1):
+                pair = token[k : k + 2]
+                if reach.get(pair, 0) < size:
+                    reach[pair] = size
+        self.reach = reach
+        self.longest = max(map(len, ranks))
+
+
+_VOCABULARIES: dict[int, tuple] = {}  # id(ranks) -> (ranks, _Vocabulary): built once per vocabulary
+
+
+def _vocabulary(ranks: dict[bytes, int]) -> _Vocabulary:
+    known = _VOCABULARIES.get(id(ranks))
+    if known is None or known[0] is not ranks:
+        known = _VOCABULARIES[id(ranks)] = (ranks, _Vocabulary(ranks))
+    return known[1]
+
+
+def _no_token_across(piece: bytes, c: int, ranks: dict[bytes, int], vocab: _Vocabulary) -> bool:
+    """True when no token of the vocabulary is piece[i:j] with i < c < j."""
+    longest = vocab.reach.get(piece[c - 1 : c + 1], 0)
+    for size in range(2, longest + 1):  # shortest first: a spanning token is found soonest
+        for i in range(max(0, c - size + 1), c):
+            if i + size > len(piece):
+                break
+            if piece[i : i + size] in ranks:
+                return False
+    return True
+
+
+def _traced(piece: bytes, ranks: dict[bytes, int], memo: dict) -> tuple:
+    """(ids, merge ranks in order, first part's end at the merges that grow it,
+    last part's start at the merges that grow it) of one segment, remembered."""
+    known = memo.get(piece)
+    if known is None:
+        steps, first, last = array("i"), {}, {}
+        ids = merge(piece, ranks, trace=(steps, first, last))
+        if len(memo) >= 8:
+            memo.clear()
+        known = memo[piece] = (ids, steps, first, last)
+    return known
+
+
+def seams_hold(left: bytes, right: bytes, ranks: dict[bytes, int], memo: dict | None = None) -> bool:
+    """True when the merge of left + right is left's merge followed by right's:
+    replaying both in the joint order, the pair across the cut is never merged."""
+    memo = {} if memo is None else memo
+    _, lsteps, _, llast = _traced(left, ranks, memo)
+    _, rsteps, rfirst, _ = _traced(right, ranks, memo)
+    get = ranks.get
+    a, b = len(left) - 1, 1  # the left segment's last part starts at a; the right one's first ends at b
+    across = get(left[a:] + right[:b])
+    i = j = 0
+    nl, nr = len(lsteps), len(rsteps)
+    while True:
+        lh = lsteps[i] if i < nl else NONE
+        rh = rsteps[j] if j < nr else NONE
+        if across is not None and across < lh and across <= rh:
+            return False  # the whole merge would take the pair across the cut now
+        if i == nl and j == nr:
+            return True
+        if lh <= rh:  # the left segment's next merge comes first (leftmost of equal ranks)
+            s = llast.get(i)
+            if s is not None:
+                a = s
+                across = get(left[a:] + right[:b])
+            i += 1
+        else:
+            e = rfirst.get(j)
+            if e is not None:
+                b = e
+                across = get(left[a:] + right[:b])
+            j += 1
+
+
+def _cut_no_token_spans(piece: bytes, lo: int, hi: int, ranks, vocab) -> int | None:
+    for c in range(lo, hi):
+        if _no_token_across(piece, c, ranks, vocab):
+            return c
+    return None
+
+
+def _replayed_cuts(piece: bytes, start: int, stop: int, ranks, segment: int, memo: dict) -> list[int]:
+    """Cuts of piece[start:stop] every `segment` bytes that seams_hold proves
+    (a cut that fails is dropped and its neighbours checked again): [start, ..., stop]."""
+    cuts = [start]
+    c = start + segment
+    while stop - c >= segment:
+        cuts.append(c)
+        c += segment
+    cuts.append(stop)
+    verdicts: dict = {}
+
+    def holds(a: int, c: int, b: int) -> bool:
+        left, right = piece[a:c], piece[c:b]
+        key = (left, right)
+        known = verdicts.get(key)
+        if known is None:
+            if len(verdicts) >= 64:
+                verdicts.clear()
+            known = verdicts[key] = seams_hold(left, right, ranks, memo)
+        return known
+
+    budget = 4 * len(cuts) + 64  # checks before giving up (each moved or dropped cut re-checks the one before)
+    k = 1
+    while k < len(cuts) - 1:
+        a, c, b = cuts[k - 1], cuts[k], cuts[k + 1]
+        if holds(a, c, b):
+            k += 1
+            continue
+        budget -= 1
+        # a few bytes on, the cut may fall where the merges meet (runs and periods)
+        moved = next((c + d for d in range(1, _NUDGE) if c + d < b - segment // 2 and holds(a, c + d, b)), None)
+        if moved is not None:
+            cuts[k] = moved
+        else:
+            del cuts[k]
+            if cuts[k] - cuts[k - 1] >= _GIVE_UP * segment:
+                return [start, stop]
+        if budget < 0:
+            return [start, stop]
+        k = max(1, k - 1)
+    return cuts
+
+
+def cuts(piece: bytes, ranks: dict[bytes, int], segment: int = SEGMENT, memo: dict | None = None) -> list[int]:
+    """Where piece may be cut into segments merged apart: [0, ..., len(piece)]."""
+    n = len(piece)
+    if n < 2 * segment:
+        return [0, n]
+    vocab = _vocabulary(ranks)
+    if segment <= 2 * vocab.longest:  # no segment, moved cuts' included, may be a token itself
+        raise ValueError(f"a segment must be longer than twice the longest token ({vocab.longest} bytes)")
+    memo = {} if memo is None else memo
+    scan = min(_SCAN, segment // 4)
+    out = [0]
+    pos = 0  # where the next segment's aim is measured from
+    while n - pos >= 2 * segment:
+        c = _cut_no_token_spans(piece, pos + segment, min(pos + segment + scan, n - segment), ranks, vocab)
+        if c is None:
+            pos += segment
+            continue
+        out += _replayed_cuts(piece, out[-1], c, ranks, segment, memo)[1:]
+        pos = c
+    out += _replayed_cuts(piece, out[-1], n, ranks, segment, memo)[1:]
+    return out
+
+
+def merge_long(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segment: int = SEGMENT) -> array:
+    """The ids of a long pre-token (as an array of uint32), merged in segments;
+    `merge_segment(bytes) -> ids` is the merge of one segment (tiktoken's, where
+    it is at hand; `merge` otherwise). The ids are `merge(piece, ranks)`'s."""
+    whole = ranks.get(piece)
+    if whole is not None:
+        return array("I", [whole])
+    memo: dict = {}
+    bounds = cuts(piece, ranks, segment, memo)
+    out = array("I")
+    done: dict = {}  # the last few segments' ids: a run's segments repeat
+    for a, b in zip(bounds, bounds[1:]):
+        part = piece[a:b]
+        ids = done.get(part)
+        if ids is None:
+            traced = memo.get(part)
+            if traced is not None:
+                ids = traced[0]
+            elif merge_segment is not None and b - a <= 4 * segment:
+                ids = merge_segment(part)
+            else:
+                ids = merge(part, ranks)  # cuts were dropped: never tiktoken's quadratic merge on it
+            if len(done) >= 4:
+                done.clear()
+            done[part] = ids
+        out.extend(ids)
     return out

@@ -139,7 +139,9 @@ class TokenIndex:
         if block < 0:
             return 0
         ends = self._block_ends[block]
-        inside = bisect_right(ends, pos) if isinstance(ends, list) else int(ends.searchsorted(pos, "right"))
+        # (pos as the array's own type: numpy would compare an int32 array with a
+        # Python int by copying the whole array to int64 first)
+        inside = bisect_right(ends, pos) if isinstance(ends, list) else int(ends.searchsorted(ends.dtype.type(pos), "right"))
         known = self._tokens_before[pos] = self._block_tokens[block] + inside
         return known
 

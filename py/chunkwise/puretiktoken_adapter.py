@@ -76,7 +76,8 @@ def to_codes(text: str) -> str:
 
 
 # -- the pure backend ---------------------------------------------------------------
-# Pre-tokens longer than this (bytes) are merged with the O(n log n) merge in bpe.py.
+# Pre-tokens longer than this (bytes) are merged with the O(n log n) merge in bpe.py
+# (in segments when they are giant).
 LONG_PIECE = 256
 
 
@@ -103,7 +104,7 @@ def pure_encoder(encoding: str):
                 if rank is not None:
                     ids = [rank]
                 elif len(data) > LONG_PIECE:
-                    ids = bpe.merge(data, ranks)
+                    ids = bpe.merge_long(data, ranks)
                 else:
                     ids = short_merge(data, ranks)
                 if len(cache) < 1 << 20 and len(data) <= LONG_PIECE:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import functools
 import os
+from array import array
 from itertools import accumulate, chain
 
 from . import bpe
@@ -63,13 +64,27 @@ class BPETokenizer(Tokenizer):
         if encode_array is not None:
             import numpy
 
-            self._token_chars_array = numpy.array(starts, dtype=numpy.int64)
+            self._token_chars_array = numpy.array(starts, dtype=numpy.int32)
 
     def char_ends(self, text: str, base: int):
         """The character offset after each token of text, counted from base (a list,
         or a numpy array). A token that ends inside a character includes it."""
         if self._encode_array is not None:
-            ends = self._token_chars_array[self._encode_array(text)].cumsum()
+            ids = self._encode_array(text)
+            chars = self._token_chars_array
+            if base + len(text) >= 1 << 31:  # int64 offsets, for texts of 2**31 characters and more
+                ends = chars[ids].astype("int64")
+            elif ids.flags.writeable:
+                # int32 offsets, written over the ids they come from a slice at a time
+                # (a giant pre-token's ids, from bpe.merge_long): 4 bytes a token, at the peak too
+                ends = ids.view("int32")
+                step = 1 << 20
+                for k in range(0, len(ids), step):
+                    ends[k : k + step] = chars[ids[k : k + step]]
+            else:
+                ends = chars[ids]  # (tiktoken's own arrays are read-only)
+            del ids
+            ends.cumsum(out=ends)
             ends += base
             return ends
         ends = accumulate(map(self.token_chars.__getitem__, self.encode(text)), initial=base)
@@ -134,23 +149,33 @@ def _build(encoding: str, backend: str) -> Tokenizer:
         return CharTokenizer()
     if backend == "tiktoken":
         enc, ranks = tiktoken_encoding(encoding, _parse_ranks)
-        encode = _long_pieces_apart(enc.encode_ordinary, encoding, ranks, lambda parts: list(chain.from_iterable(parts)))
-        return BPETokenizer(encoding, "tiktoken", encode, ranks, _array_encoder(enc, encoding, ranks))
+
+        def merge_segment(data: bytes) -> list[int]:
+            # tiktoken's merge of one pre-token's bytes (looked up at the call: the
+            # tokenizer pickles through enc, as tiktoken's Encoding does; its CoreBPE does not)
+            return enc._core_bpe.encode_single_piece(data)
+
+        encode = _long_pieces_apart(enc.encode_ordinary, encoding, ranks, lambda parts: list(chain.from_iterable(parts)),
+                                    merge_segment=merge_segment)
+        return BPETokenizer(encoding, "tiktoken", encode, ranks, _array_encoder(enc, encoding, ranks, merge_segment))
     encode, ranks = pure_encoder(encoding)
     return BPETokenizer(encoding, "pure", encode, ranks)
 
 
 # tiktoken merges a pre-token in time quadratic in its length: nothing for a
 # word, minutes for megabytes without a break. Pre-tokens of at least this many
-# characters are merged by bpe.merge instead (O(n log n), the same ids), which
-# costs about 4-7 us a byte in Python: below this tiktoken's own merge is faster
-# (0.13 s for 250,000 letters, about 2 s for a million, 9 s for 2 million).
+# characters are merged by bpe.merge_long instead (in segments of 64 KB, each by
+# tiktoken's own merge, cut where no merge can cross: the same ids, linear time,
+# memory bounded by the segment); finding them costs a pass of the pure
+# pre-tokenizer over the text, which texts below this are spared.
 TIKTOKEN_LONG = 1 << 20
 
 
-def _long_pieces_apart(encode, encoding: str, ranks: dict[bytes, int], concat, long: int = TIKTOKEN_LONG, window: int | None = None):
+def _long_pieces_apart(encode, encoding: str, ranks: dict[bytes, int], concat, long: int = TIKTOKEN_LONG, window: int | None = None,
+                       merge_segment=None):
     """`encode` (tiktoken's, plain text in, ids out), with every pre-token of
-    `long` characters or more merged by bpe.merge. The text is cut only at
+    `long` characters or more merged by bpe.merge_long (in segments, each by
+    `merge_segment`: tiktoken's own merge of bytes). The text is cut only at
     pre-token boundaries, where tiktoken's pattern (no look-behind) starts afresh,
     so the ids are tiktoken's own."""
 
@@ -169,7 +194,7 @@ def _long_pieces_apart(encode, encoding: str, ranks: dict[bytes, int], concat, l
             if cut > pos:
                 parts.append(encode(text[pos:cut]))
             for length in lengths:
-                parts.append(bpe.merge(text[cut : cut + length].encode("utf-8"), ranks))
+                parts.append(bpe.merge_long(text[cut : cut + length].encode("utf-8"), ranks, merge_segment))
                 cut += length
             pos = cut
         if pos < len(text):
@@ -187,7 +212,7 @@ def _encodes_as_utf8(text: str) -> bool:
     return True
 
 
-def _array_encoder(enc, encoding: str, ranks: dict[bytes, int]):
+def _array_encoder(enc, encoding: str, ranks: dict[bytes, int], merge_segment=None):
     """tiktoken's encode_ordinary as a numpy array of ids (long pre-tokens merged
     apart, as in the list encoder); None without numpy (or with a tiktoken older
     than encode_to_numpy)."""
@@ -204,9 +229,12 @@ def _array_encoder(enc, encoding: str, ranks: dict[bytes, int]):
         return enc.encode_to_numpy(text, disallowed_special=())
 
     def concat(parts):
-        return numpy.concatenate([numpy.asarray(p, dtype=numpy.uint32) for p in parts])
+        # bpe.merge_long's arrays are uint32 already: viewed, not copied
+        arrays = [numpy.frombuffer(p, dtype=numpy.uint32) if isinstance(p, array) else numpy.asarray(p, dtype=numpy.uint32)
+                  for p in parts]
+        return arrays[0] if len(arrays) == 1 else numpy.concatenate(arrays)
 
-    return _long_pieces_apart(encode, encoding, ranks, concat)
+    return _long_pieces_apart(encode, encoding, ranks, concat, merge_segment=merge_segment)
 
 
 def _tiktoken_encoding(name: str):
