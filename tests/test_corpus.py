@@ -356,3 +356,10 @@ def test_lone_surrogate_escapes_cost_one_document_at_most(tmp_path):
     table = pq.read_table(tmp_path / "out.parquet").to_pylist()
     assert [(r["doc_id"], r["text"]) for r in table] == [("ok", "Broken \ufffd text."), (None, None), ("last", "Last one.")]
     assert json.loads(table[0]["metadata"]) == {"m": "\udc00x", "k": "café"}
+
+
+def test_the_summary_counts_one_document_and_one_chunk_in_the_singular(tmp_path):
+    write_jsonl(tmp_path / "one.jsonl", [{"id": "a", "text": "One short document."}])
+    out = run(tmp_path / "one.jsonl", *SETTINGS)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.decode().endswith("chunkwise: 1 document, 1 chunk, 0 failed\n")

@@ -554,5 +554,9 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"chunkwise: {reason}" if doc_id is None else f"chunkwise: {where} (id {doc_id!r}): {reason}", file=sys.stderr)
     if failed > len(shown):
         print(f"chunkwise: ... and {failed - len(shown)} more (every failed document is an error row in the output)", file=sys.stderr)
-    print(f"chunkwise: {docs:,} documents, {chunks:,} chunks, {failed:,} failed", file=sys.stderr)
+    print(f"chunkwise: {_counted(docs, 'document')}, {_counted(chunks, 'chunk')}, {failed:,} failed", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
