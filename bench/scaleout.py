@@ -46,7 +46,7 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def _tree(root: int) -> dict[int, tuple[int, int]]:
-    """{pid: (resident bytes, CPU ticks)} of a process and all its descendants, from /proc."""
+    """{pid: (proportional resident bytes, CPU ticks)} of a process and all its descendants, from /proc."""
     stats = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -64,12 +64,26 @@ def _tree(root: int) -> dict[int, tuple[int, int]]:
             if parent in tree and pid not in tree:
                 tree.add(pid)
                 grew = True
-    return {pid: (stats[pid][2], stats[pid][1]) for pid in tree if pid in stats}
+    return {pid: (_proportional(pid, stats[pid][2]), stats[pid][1]) for pid in tree if pid in stats}
+
+
+def _proportional(pid: int, rss: int) -> int:
+    """The process's proportional set size: a page shared by n processes counts 1/n in
+    each. Forked workers share the parent's pages copy-on-write, so a sum of their RSS
+    would count the shared pages once per worker. RSS where the kernel has no smaps_rollup."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return rss
 
 
 class Run(NamedTuple):
     seconds: float
-    peak_rss: int  # the highest sum over all processes of the run at one moment
+    peak_rss: int  # the highest sum over all processes of the run at one moment (of PSS: shared pages once)
     cpu: float  # CPU seconds of every process of the run (as last seen, sampled every 50 ms)
     main_cpu: float  # of the main process alone: the serial part
 
@@ -128,7 +142,7 @@ def section(quick: bool) -> tuple[str, dict]:
         tmp = pathlib.Path(tmp)
         big, small = tmp / "big.jsonl", tmp / "small.jsonl"
         docs_big, docs_small = write_corpus(big, big_mb), write_corpus(small, small_mb)
-        rows = [["run", "input", "documents", "wall s", "MB/s", "CPU s (all)", "CPU s (main)", "peak RSS (all processes)"]]
+        rows = [["run", "input", "documents", "wall s", "MB/s", "CPU s (all)", "CPU s (main)", "peak memory (PSS, all processes)"]]
 
         def row(name, path, docs, run):
             mb = path.stat().st_size / 1e6
