@@ -218,3 +218,24 @@ def test_separable_offsets_do_not_depend_on_the_pythons_unicode():
             index = TokenIndex(text, tok)
             found.append([p for p in range(1, len(text)) if index.is_separable(p)])
         assert found[0] == found[1] == [4, 6], encoding
+
+
+def test_no_pattern_of_the_package_spells_out_a_pinned_class():
+    """re takes tens of milliseconds to compile a class of every letter in the
+    pinned tables (thousands of ranges), at every start of the CLI and the page:
+    such questions go to uniclass (is_letter, is_alnum...) or to as_known text."""
+    import importlib
+    import pkgutil
+    import re
+
+    import chunkwise
+
+    longest = {}
+    for info in pkgutil.iter_modules(chunkwise.__path__):
+        if info.name == "__main__":  # (runs the command line)
+            continue
+        module = importlib.import_module(f"chunkwise.{info.name}")
+        for name, value in vars(module).items():
+            if isinstance(value, re.Pattern):
+                longest[f"{info.name}.{name}"] = len(value.pattern)
+    assert longest and max(longest.values()) < 2000, sorted(longest.items(), key=lambda kv: -kv[1])[:3]

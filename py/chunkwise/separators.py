@@ -11,9 +11,7 @@ from bisect import bisect_left, bisect_right
 
 from .markdown import Outline
 from .model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
-from .uniclass import LETTER as _LETTER
-from .uniclass import WORD as _W
-from .uniclass import is_alnum, is_decimal, is_lower, is_upper
+from .uniclass import is_alnum, is_decimal, is_letter, is_lower, is_upper
 from .whitespace import CHARS as _SPACES
 from .whitespace import CLASS as _S
 from .whitespace import HORIZONTAL as _HS
@@ -39,12 +37,12 @@ _SENTENCE = re.compile(
     rf"|(?<=[؟।॥۔])[؟।॥۔]*[{_CLOSERS}]*(?=[{_S}])|(?<=[。！？｡])[。！？｡]*[{_CJK_CLOSERS}]*)"
 )
 # Phrase breaks: , ; : before whitespace, spaced dashes, unspaced em/en dashes
-# between words, and the full-width comma, enumeration comma, semicolon, colon.
+# between words (is_phrase_break checks the words), and the full-width comma,
+# enumeration comma, semicolon, colon.
 _PHRASE = re.compile(
-    rf"[,;:—–\-，、；：](?:(?<=[,;:])(?=[{_S}])|(?<=[^{_S}][ \t][—–-])[—–-]?(?=[ \t])|(?<=[{_W}][—–])(?=[{_W}])|(?<=[，、；：]))"
+    rf"[,;:—–\-，、；：](?:(?<=[,;:])(?=[{_S}])|(?<=[^{_S}][ \t][—–-])[—–-]?(?=[ \t])|(?<=[—–])(?=[^{_S}])|(?<=[，、；：]))"
 )
 _PARAGRAPH = re.compile(rf"\n[{_HS}\r]*\n")
-_DOTTED = re.compile(rf"(?:[{_LETTER}]\.)+[{_LETTER}]")  # e.g  i.e  U.S  a.m  z.B
 
 # Common abbreviations that end in a period but rarely end a sentence.
 ABBREVIATIONS = frozenset(
@@ -76,7 +74,7 @@ def is_sentence_end(text: str, m: re.Match) -> bool:
     word = _word_before(text, m.start())
     if not word:
         return True
-    if word.lower() in ABBREVIATIONS or ("." in word and _DOTTED.fullmatch(word)):
+    if word.lower() in ABBREVIATIONS or ("." in word and _is_dotted(word)):
         return False
     if len(word) == 1 and is_upper(word):
         return False  # an initial: "J. R. R. Tolkien"
@@ -87,6 +85,26 @@ def is_sentence_end(text: str, m: re.Match) -> bool:
         if j == 0 or text[j - 1] == "\n":
             return False  # "1. First step" at the start of a line
     return True
+
+
+def _is_dotted(word: str) -> bool:
+    """Single letters joined by periods: e.g  i.e  U.S  a.m  z.B (no regex: a class
+    of every letter in the pinned tables takes re tens of milliseconds to compile)."""
+    return all(len(part) == 1 and is_letter(part) for part in word.split("."))
+
+
+def is_phrase_break(text: str, m: re.Match) -> bool:
+    """An unspaced em or en dash (one followed by text) is a phrase break only
+    between two words ("word—word"); every other match is one."""
+    i = m.start()
+    if m.end() - i != 1 or text[i] not in "—–" or m.end() == len(text) or text[m.end()] in _SPACES:
+        return True
+    return i > 0 and _is_word(text[i - 1]) and _is_word(text[m.end()])
+
+
+def _is_word(ch: str) -> bool:
+    """re's \\w, by the pinned tables: a letter, a number or the underscore."""
+    return ch == "_" or is_alnum(ch)
 
 
 def is_soft_wrap(text: str, i: int) -> bool:
@@ -104,7 +122,7 @@ def is_soft_wrap(text: str, i: int) -> bool:
 _REGEX_LEVELS = {
     PARAGRAPH: (_PARAGRAPH, False, None),
     SENTENCE: (_SENTENCE, True, is_sentence_end),
-    PHRASE: (_PHRASE, True, None),
+    PHRASE: (_PHRASE, True, is_phrase_break),
     WORD: (_WHITESPACE, False, None),
 }
 

@@ -54,6 +54,11 @@ def is_upper(ch: str) -> bool:
     return (kind(o) == "u" and o not in _TITLE) or o in _UPPER_EXTRA
 
 
+def is_letter(ch: str) -> bool:
+    """str.isalpha() (re's [^\\W\\d_]): a letter (L*)."""
+    return ch.isalpha() if ch < "\x80" else kind(ord(ch)) in "ulo"
+
+
 def is_alnum(ch: str) -> bool:
     """str.isalnum(): a letter or a number (L*, N*)."""
     return ch.isalnum() if ch < "\x80" else kind(ord(ch)) in "ulon"
@@ -64,27 +69,9 @@ def is_decimal(ch: str) -> bool:
     return ch.isdecimal() if ch < "\x80" else ord(ch) in _DECIMAL
 
 
-def char_class(kinds: str) -> str:
-    """The code points of these kinds as the inside of a regex character class
-    (for patterns that would otherwise use re's \\w, which follows the running
-    Python's Unicode)."""
-    parts: list[list[int]] = []
-    for start, end, k in zip(STARTS, STARTS[1:] + [0x110000], KINDS):
-        if k in kinds:
-            if parts and parts[-1][1] == start:
-                parts[-1][1] = end
-            else:
-                parts.append([start, end])
-    return "".join(f"\\U{a:08x}" if b == a + 1 else f"\\U{a:08x}-\\U{b - 1:08x}" for a, b in parts)
-
-
-LETTER = char_class("ulo")  # re's [^\W\d_], by the pinned tables
-WORD = char_class("ulon") + "_"  # re's \w, by the pinned tables
-
-
 # -- re's \w \d \b, the same on every Python ----------------------------------------------
 # re decides \w (and so \b) and \d by the running Python's Unicode. Spelling them with the
-# classes above makes patterns slow (re checks a long list of ranges) and costly to compile,
+# pinned classes makes patterns slow (re checks a long list of ranges) and costly to compile,
 # so the text is mapped instead: every character whose answers differ (a letter of a newer
 # Unicode than the running Python's, say) becomes one the running Python answers as the
 # pinned tables do. Offsets are unchanged; take matched text from the original.
