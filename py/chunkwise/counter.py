@@ -145,6 +145,20 @@ class TokenIndex:
         known = self._tokens_before[pos] = self._block_tokens[block] + inside
         return known
 
+    def tokens_before_each(self, offsets: list[int]) -> list[int]:
+        """tokens_before of each of these sorted offsets: one search of the block when
+        they share it (the unit starts in a chunk's tail, a few hundred characters apart)."""
+        if not offsets:
+            return []
+        self.ensure(offsets[-1])
+        block = bisect_right(self._block_starts, offsets[0]) - 1
+        if block < 0 or block != bisect_right(self._block_starts, offsets[-1]) - 1:
+            return [self.tokens_before(pos) for pos in offsets]
+        ends, base = self._block_ends[block], self._block_tokens[block]
+        if isinstance(ends, list):
+            return [base + bisect_right(ends, pos) for pos in offsets]
+        return (ends.searchsorted(offsets, "right") + base).tolist()
+
     def offset_after(self, k: int) -> int:
         """The character offset where the first k document tokens end; a token that
         ends inside a character (a byte of a longer UTF-8 sequence) counts it whole."""
@@ -226,6 +240,9 @@ class CharIndex:
 
     def tokens_before(self, pos: int) -> int:
         return pos
+
+    def tokens_before_each(self, offsets: list[int]) -> list[int]:
+        return offsets
 
     def offset_after(self, k: int) -> int:
         return max(0, min(k, self.n))

@@ -16,7 +16,7 @@ import operator
 import time
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from . import graphemes, topics
 from .counter import CharIndex, TokenIndex
@@ -184,12 +184,12 @@ class Document:
         doc._indexes = self._indexes
         return doc
 
-    def chunk_start(self, cut: int) -> int:
-        """Where the chunk after a cut starts: prose skips the whitespace; code
-        (and a fenced block of code) starts at the line start, keeping the indentation."""
-        if self.is_code:
-            return self.code_separators.chunk_start(cut)
-        return self.separators.chunk_start(cut)
+    @cached_property
+    def chunk_start(self) -> Callable[[int], int]:
+        """Where the chunk after a cut starts, a function of the cut: prose skips the
+        whitespace; code (and a fenced block of code) starts at the line start,
+        keeping the indentation. (The separators' own method: the packer asks often.)"""
+        return (self.code_separators if self.is_code else self.separators).chunk_start
 
     @cached_property
     def stop(self) -> int:
@@ -526,7 +526,7 @@ class ChunkJob:
         there is none, the nearest shorter one (a short overlap that starts where a
         sentence starts reads better than a long one that starts mid-sentence);
         where there is none either, the nearest longer one up to `longest`."""
-        index, text, chunk_start = self.index, self.text, self.document.chunk_start
+        index, text, chunk_start, cuts = self.index, self.text, self.document.chunk_start, self.seps.cuts
         fewest, most, longest = self._overlap_range
         a_tokens = index.tokens_before(a)
 
@@ -538,20 +538,27 @@ class ChunkJob:
         near, lo = reach(most), reach(longest)
         if lo >= end:
             return None
-        tokens_before = index.tokens_before
+        # The starts before `short` leave a tail of at least `fewest` (tokens_before(s)
+        # <= end_tokens - fewest exactly when s < short): the text after it is searched
+        # only when nothing in range is found.
+        short = min(end, max(near, index.offset_after(end_tokens - fewest + 1)))
 
         def unit_starts(first: int, stop: int) -> list[list[tuple[int, int]]]:
             """Per group, the (tail estimate, start) of each unit start in [first, stop)."""
-            scan_from = trim_end(text, a, first)  # a unit may follow a cut in the whitespace before first
+            if first >= stop:
+                return [[] for _ in groups]
+            # a unit may follow a cut in the whitespace before first (a start is never before its cut)
+            scan_from = trim_end(text, a, first)
             out = []
             for levels in groups:
                 found = set()
                 for level in levels:
-                    for cut in self.seps.cuts(level, scan_from, stop - 1):
+                    for cut in cuts(level, scan_from, stop - 1):
                         start = chunk_start(cut)  # code keeps the line's indentation
                         if first <= start < stop:
                             found.add(start)
-                out.append([(end_tokens - tokens_before(s), s) for s in sorted(found)])
+                starts = sorted(found)
+                out.append([(end_tokens - tokens, s) for tokens, s in zip(index.tokens_before_each(starts), starts)])
             return out
 
         wanted = self.settings.overlap
@@ -563,12 +570,11 @@ class ChunkJob:
                     return Overlap(start, count)
             return None
 
-        # in range (from `near` on, about fewest..most tokens), then shorter; only
-        # then the longer ones before `near`, found only when needed
-        close = unit_starts(near, end) if near < end else [[] for _ in groups]
-        for shorter in (False, True):
-            for tails in close:
-                found = nearest([ts for ts in tails if (ts[0] < fewest if shorter else ts[0] >= fewest)], most)
+        # in range (about fewest..most tokens), then shorter, then the longer ones
+        # before `near`: each searched only when the one before found nothing
+        for first, stop in ((near, short), (short, end)):
+            for tails in unit_starts(first, stop):
+                found = nearest(tails, most)
                 if found is not None:
                     return found
         for tails in unit_starts(lo, near):

@@ -110,14 +110,15 @@ class FencedSeparators(Separators):
         return [b for b in self.blocks[i:j] if b.end > lo]
 
     def has_code(self, lo: int, hi: int) -> bool:
-        return bool(self._blocks_in(lo, hi))
+        # The last block that starts by hi meets [lo, hi] if any does: the blocks are
+        # disjoint, so every earlier one ends before it starts.
+        i = bisect_right(self._starts, hi) - 1
+        return i >= 0 and self.blocks[i].end > lo
 
     def cuts(self, level: int, lo: int, hi: int):
-        if level not in _CODE_LEVELS:
+        if level not in _CODE_LEVELS or not self.has_code(lo, hi):  # most windows: prose only
             return super().cuts(level, lo, hi)
         blocks = self._blocks_in(lo, hi)
-        if not blocks:  # most windows: prose only
-            return super().cuts(level, lo, hi)
         # the prose cuts outside the blocks (any block that holds one meets [lo, hi])
         prose = [c for c in super().cuts(level, lo, hi) if not any(b.start <= c < b.end for b in blocks)]
         code = [c for b in blocks for c in b.cuts(level, lo, hi)]
