@@ -551,13 +551,10 @@ class ChunkJob:
             scan_from = trim_end(text, a, first)
             out = []
             for levels in groups:
-                found = set()
+                found = set()  # the cuts (a paragraph break is a line break too)
                 for level in levels:
-                    for cut in cuts(level, scan_from, stop - 1):
-                        start = chunk_start(cut)  # code keeps the line's indentation
-                        if first <= start < stop:
-                            found.add(start)
-                starts = sorted(found)
+                    found.update(cuts(level, scan_from, stop - 1))
+                starts = sorted({s for s in map(chunk_start, found) if first <= s < stop})  # code keeps indentation
                 out.append([(end_tokens - tokens, s) for tokens, s in zip(index.tokens_before_each(starts), starts)])
             return out
 
