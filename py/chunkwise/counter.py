@@ -157,7 +157,9 @@ class TokenIndex:
         ends, base = self._block_ends[block], self._block_tokens[block]
         if isinstance(ends, list):
             return [base + bisect_right(ends, pos) for pos in offsets]
-        return (ends.searchsorted(offsets, "right") + base).tolist()
+        import numpy  # (the ends are numpy's: it is there) the offsets in the ends' own type, or numpy copies the block
+
+        return (ends.searchsorted(numpy.array(offsets, ends.dtype), "right") + base).tolist()
 
     def offset_after(self, k: int) -> int:
         """The character offset where the first k document tokens end; a token that
