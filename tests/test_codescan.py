@@ -175,3 +175,17 @@ def test_ruby_interpolation_outside_quotes_is_no_comment(line):
     structure = scan(text, "ruby")
     assert [d.label for d in structure.definitions] == ["def a", "def b"]
     assert structure.depths == [0] * len(structure.nls)
+
+
+def test_parsing_python_prints_no_warning_of_the_codes_own():
+    """Python's parser warns of an invalid escape ("\\d" outside a raw string): a
+    DeprecationWarning in 3.11, a SyntaxWarning printed on stderr from 3.12 on.
+    Chunking such code (most older code has one) must not print the code's warnings."""
+    import warnings
+
+    code = 'import re\n\nDIGITS = re.compile("\\d+")\n\n\ndef digits(text):\n    return DIGITS.findall(text)\n'
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        structure = scan(code, "python")
+    assert [d.label for d in structure.definitions] == ["def digits"]
+    assert caught == []

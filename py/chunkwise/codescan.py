@@ -13,7 +13,11 @@ their spans and labels (the `headings` path of a chunk).
 from __future__ import annotations
 
 import ast
+import io
 import re
+import sys
+import tokenize
+import warnings
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -24,6 +28,11 @@ CODE, STRING, COMMENT = 0, 1, 2  # what a line break is inside of
 # Python's parser takes ~1 s a megabyte; above this the scanner's indentation reading
 # (decorators and comments attached the same way) stands in for it.
 AST_LIMIT = 1_000_000
+# The grammar Python code is parsed by: the oldest Python the package runs on
+# (pyproject.toml). The page's Python is newer and parses more (PEP 695 generics,
+# PEP 701 f-strings); had it used that, a file would get other definitions, and other
+# cuts, in the page than in the CLI on 3.11.
+AST_GRAMMAR = (3, 11)
 
 _INDENT = re.compile(r"[ \t\f\v]*")
 _SPACE_RUN = re.compile(r"\s+")
@@ -657,12 +666,18 @@ _SHELL_NAME = re.compile(r"(?:function\s+)?([\w:.\-]+)")
 
 
 def _python_defs(text: str, scanner: _Scanner):
-    """Definitions from Python's own parser, or None when it does not parse."""
+    """Definitions from Python's own parser, or None when it does not parse by
+    AST_GRAMMAR (the scanner's are used then, on every Python alike)."""
     if "\r" in text.replace("\r\n", ""):
         return None  # ast counts a lone \r as a line break; the scanner does not
     try:
-        tree = ast.parse(text)
+        with warnings.catch_warnings():
+            # an invalid escape ("\d") is a DeprecationWarning in 3.11 and a printed SyntaxWarning from 3.12 on
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, feature_version=AST_GRAMMAR)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+    if sys.version_info[:2] > AST_GRAMMAR and _has_newer_f_strings(text):
         return None
     nls, n = scanner.nls, len(text)
     found = []
@@ -685,6 +700,42 @@ def _python_defs(text: str, scanner: _Scanner):
     except RecursionError:
         return None
     return found
+
+
+def _has_newer_f_strings(text: str) -> bool:
+    """Does the code use what f-strings may hold only from Python 3.12 on (PEP 701),
+    which ast's feature_version does not reject: the enclosing f-string's quote
+    inside a replacement field, a backslash in a string there, a comment there, or
+    a line break inside a single-quoted f-string? (Python 3.12+ only: its tokenizer
+    gives f-strings' parts as tokens.)"""
+    quotes: list[str] = []  # the quotes of the f-strings the tokens are inside, innermost last
+    starts: list[int] = []  # and the lines they started on
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            kind = tokenize.tok_name[tok.type]
+            if kind in ("FSTRING_START", "TSTRING_START"):
+                quote = tok.string.lstrip("fFrRbBtT")
+                if any(q in quote for q in quotes):
+                    return True
+                quotes.append(quote)
+                starts.append(tok.start[0])
+            elif kind in ("FSTRING_END", "TSTRING_END") and quotes:
+                if len(quotes[-1]) == 1 and tok.end[0] != starts[-1]:
+                    return True
+                quotes.pop()
+                starts.pop()
+            elif quotes and kind == "COMMENT":
+                return True
+            elif quotes and kind in ("STRING", "FSTRING_MIDDLE", "TSTRING_MIDDLE"):
+                # a string inside a replacement field (a nested f-string's text too;
+                # the outermost one's own text is free): 3.11 ended the f-string at
+                # its quote, and allowed no backslash there
+                outer = quotes if kind == "STRING" else quotes[:-1]
+                if outer and ("\\" in tok.string or any(q in tok.string for q in outer)):
+                    return True
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return False  # what ast parsed, the 3.11 grammar parsed too
+    return False
 
 
 def _finish(text: str, scanner: _Scanner, raw) -> list[Definition]:

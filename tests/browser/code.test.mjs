@@ -74,4 +74,29 @@ describe("code", () => {
     assert.ok(records.some((r) => ["definition", "nested", "statement"].includes(r.boundary)), "no code boundary in the block");
     assert.ok(records.every((r) => !r.text.trimEnd().endsWith("```python")), "a chunk ends with the opening fence");
   });
+
+  // The page's Python (3.14) parses more than the CLI's oldest one (3.11): generics
+  // (PEP 695) and f-strings that reuse their quote (PEP 701). The definitions must
+  // come from the same grammar on both, or "async def fetch" here is "def fetch" there.
+  for (const [name, newer] of [
+    ["generics.py", "def first[T](items: list[T]) -> T:\n    return items[0]\n"],
+    ["fstrings.py", "def label(job: dict) -> str:\n    return f\"{job[\"name\"]}: {job[\"size\"]}\"\n"],
+  ]) {
+    test(`Python only newer Pythons parse (${name}) has the CLI's definitions`, async () => {
+      const source = [
+        '"""Jobs, fetched and described."""\nimport asyncio\n\n',
+        ...["fetch", "store", "report"].map((f) =>
+          `\nasync def ${f}(url: str) -> bytes:\n    """${f} one job: wait for it, then return its bytes."""\n` +
+          "    await asyncio.sleep(0)\n    data = url.encode()\n    return data + data\n\n"),
+        "\n", newer,
+      ].join("");
+      const modern = tmpFile(name, source);
+      await page.setInputFiles("[data-testid=file-input]", modern);
+      await waitDone(page);
+      await setSettings(page, { size: 48, overlap: 0 });
+      const got = await download(page, "download-jsonl");
+      const want = cli(modern, { ...settings, max_tokens: 48, overlap: 0 }, "jsonl");
+      assert.ok(got.bytes.equals(want), `JSONL differs from the CLI's for ${name}:\n${got.bytes}\n---\n${want}`);
+    });
+  }
 });
