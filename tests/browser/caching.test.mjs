@@ -121,6 +121,41 @@ describe("caching", () => {
       await profile.close();
     }
   });
+
+  test("a saved snapshot that cannot be resumed is dropped, and the engine starts afresh", async () => {
+    const profile = await launchProfile(mkdtempSync(path.join(tmpdir(), "chunkwise-profile-")));
+    try {
+      const page = await profile.newPage();
+      await page.goto(server.url);
+      await waitReady(page);
+      const [saved] = await savedSnapshots(page);
+      // The current build's snapshot, spoilt: not a Pyodide snapshot at all.
+      await page.evaluate(async ({ name, url }) => {
+        await (await caches.open(name)).put(url, new Response(new Uint8Array(1 << 20).fill(7)));
+      }, { name: SNAPSHOT_CACHE, url: saved });
+      await page.reload();
+      await waitReady(page);
+      assert.doesNotMatch(await status(page), /resumed/, "it started Python afresh");
+      const doc = markdownDoc(2, 2);
+      await paste(page, doc);
+      await assertMatchesEngine(page, doc, { strategy: "smart", max_tokens: 512, overlap: 64, encoding: "cl100k_base" });
+      // ...and saved a good snapshot in its place, which the next reload resumes.
+      let size = 0;
+      for (let i = 0; i < 600 && size <= 1 << 20; i++) {
+        size = await page.evaluate(async ({ name, url }) => {
+          const hit = await (await caches.open(name)).match(url);
+          return hit ? (await hit.arrayBuffer()).byteLength : 0;
+        }, { name: SNAPSHOT_CACHE, url: saved });
+        if (size <= 1 << 20) await page.waitForTimeout(100);
+      }
+      assert.ok(size > 1 << 20, "a new snapshot replaced the spoilt one");
+      await page.reload();
+      await waitReady(page);
+      assert.match(await status(page), /resumed/);
+    } finally {
+      await profile.close();
+    }
+  });
 });
 
 describe("the saved engine and a new build", () => {
