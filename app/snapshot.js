@@ -22,11 +22,12 @@ export function snapshotUrl(vendor, manifest) {
 
 const storage = () => (typeof caches === "undefined" ? null : caches); // absent outside secure contexts
 
-// The saved snapshot's bytes, or null.
-export async function readSnapshot(url) {
+// The saved snapshot: null, or {bytes}, a promise of its bytes (read meanwhile:
+// about 45 MB, some 150 ms, while Pyodide's own files load).
+export async function findSnapshot(url) {
   try {
     const hit = await (await storage()?.open(SNAPSHOT_CACHE))?.match(url);
-    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+    return hit ? { bytes: hit.arrayBuffer().then((buffer) => new Uint8Array(buffer)) } : null;
   } catch {
     return null; // no storage: a normal boot
   }
@@ -53,13 +54,15 @@ export async function forgetSnapshot(url) {
   }
 }
 
-// Run fn (a loadPyodide that restores `size` bytes) with the WebAssembly memory
-// grown to `size` as the module is instantiated. Pyodide 314 restores a snapshot
-// into the heap size the module declares (30 MB; pyodide/pyodide#6254), and ours
-// is larger: without this the restore fails with "offset is out of bounds".
-export async function withMemoryOf(size, fn) {
+// Run fn (a loadPyodide that restores `bytes`, a promise) with the WebAssembly
+// memory grown to their size as the module is instantiated (Pyodide reads the
+// snapshot first). Pyodide 314 restores a snapshot into the heap size the module
+// declares (30 MB; pyodide/pyodide#6254), and ours is larger: without this the
+// restore fails with "offset is out of bounds".
+export async function withMemoryOf(bytes, fn) {
   const { instantiate, instantiateStreaming } = WebAssembly;
-  const grow = (result) => {
+  const grow = async (result) => {
+    const size = (await bytes).length;
     const memory = result?.instance?.exports?.memory;
     if (memory instanceof WebAssembly.Memory && memory.buffer.byteLength < size) {
       memory.grow(Math.ceil((size - memory.buffer.byteLength) / 65536));

@@ -23,7 +23,7 @@
 // The vendored files are content-addressed (build.py): manifest.json, revalidated
 // on every load, names the Pyodide folder and the wheels, which are cached for good.
 
-import { forgetSnapshot, readSnapshot, saveSnapshot, snapshotUrl, withMemoryOf } from "./snapshot.js";
+import { findSnapshot, forgetSnapshot, saveSnapshot, snapshotUrl, withMemoryOf } from "./snapshot.js";
 
 const VENDOR = new URL("../static/vendor/", import.meta.url);
 const SLICE_SECONDS = 0.03; // one engine step; short enough that a newer request is seen quickly
@@ -57,7 +57,7 @@ async function boot() {
   }));
   downloaded.catch(() => {}); // reported where it is awaited
   const savedAt = snapshotUrl(VENDOR, manifest);
-  const saved = await readSnapshot(savedAt);
+  const saved = await findSnapshot(savedAt);
 
   const indexURL = new URL(manifest.pyodide_dir, VENDOR).href;
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
@@ -76,9 +76,9 @@ async function boot() {
     stage("runtime", "Resuming the engine saved by an earlier visit");
     try {
       // A thenable that lets go of the bytes once read: Pyodide keeps its options.
-      let bytes = saved;
-      const once = { then: (resolve) => { resolve(bytes); bytes = null; } };
-      py = await withMemoryOf(saved.length, () => start({ _loadSnapshot: once }));
+      let { bytes } = saved;
+      const once = { then: (resolve, reject) => { bytes.then(resolve, reject); bytes = null; } };
+      py = await withMemoryOf(saved.bytes, () => start({ _loadSnapshot: once }));
       resumed = true;
     } catch (err) {
       console.warn(`The saved engine could not be resumed; starting it afresh: ${err.message}`);
