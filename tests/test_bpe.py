@@ -288,3 +288,44 @@ def test_merge_long_memory_is_bounded_by_the_segment():
                 tracemalloc.stop()
             beyond = peak - 4 * len(ids) * 1.15  # (an array grows by about an eighth at a time)
             assert beyond < 64 * segment, (segments, peak, len(ids))
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_merge_in_parts_gives_tiktokens_ids(encoding):
+    """Cut into small parts where no token spans a cut, each distinct part merged once,
+    every kind of long pre-token gets exactly tiktoken's ids; parts the merge has seen
+    (in this pre-token or an earlier one) are not merged again."""
+    enc, ranks = _tiktoken(encoding)
+    short = enc._core_bpe.encode_single_piece
+    rng = random.Random(5)
+    memo: dict = {}
+    for name, piece in chain(_long_pieces(rng).items(), ((p[:20].hex(), p) for p in _pieces(rng))):
+        merged = []
+
+        def merge_part(part: bytes) -> list[int]:
+            merged.append(part)
+            return short(part) if len(part) <= 4 * bpe.PART else list(bpe.merge_long(part, ranks, short, 300))
+
+        assert bpe.merge_in_parts(piece, ranks, merge_part, memo) == enc._encode_single_piece(piece), name
+        assert len(merged) == len(set(merged)), name  # each distinct part once
+
+
+def test_repeated_parts_are_merged_once():
+    """CJK, flag and ZWJ runs (the pure backend's slowest long pre-tokens before): cut
+    every few dozen bytes, and a periodic text has few distinct parts to merge."""
+    _, ranks = _tiktoken("cl100k_base")
+    for text in ["中文日本語漢字東京大学研究所" * 3000, "🇩🇪🇫🇷🇯🇵🇧🇷🇮🇳" * 3000, "👨\u200d👩\u200d👧\u200d👦" * 3000, "e" + "\u0301" * 40_000]:
+        piece = text.encode("utf-8")
+        bounds = bpe.part_cuts(piece, ranks)
+        assert max(b - a for a, b in zip(bounds, bounds[1:])) <= bpe.PART + 64, text[:8]
+        merged = []
+        bpe.merge_in_parts(piece, ranks, lambda part: merged.append(part) or bpe.merge(part, ranks), {})
+        assert len(merged) < 100 and len(bounds) > len(piece) // 100, (text[:8], len(merged), len(bounds))
+
+
+def test_a_run_is_left_whole_to_merge_long():
+    """Where tokens span every byte (a run), no small part is cut: the run goes to the
+    merge that proves its segments by replay (merge_long), in one piece."""
+    _, ranks = _tiktoken("cl100k_base")
+    piece = b"x" * 50_000
+    assert bpe.part_cuts(piece, ranks) == [0, len(piece)]

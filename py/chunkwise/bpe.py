@@ -333,3 +333,54 @@ def merge_long(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segmen
             done[part] = ids
         out.extend(ids)
     return out
+
+
+# -- a long pre-token in pure Python: small parts, remembered --------------------------
+#
+# The pure backend merges in Python, where merging a long pre-token costs about a
+# microsecond a byte however it is cut. But where no token spans a cut (see above)
+# the cut is exact whatever its size, and such cuts lie every few bytes in CJK, emoji
+# and most other long pre-tokens. Cut there into parts of a few dozen bytes, and the
+# parts repeat (a character sequence, a flag pair): each distinct one is merged once.
+
+PART = 32  # bytes a part aims at: short to merge and to repeat, long enough that finding cuts costs little
+_PART_SCAN = 64  # bytes searched past the aim for a cut no token spans
+_PART_JUMP = 1 << 12  # where none is found (a run: tokens span every byte), searched again this far on
+
+
+def part_cuts(piece: bytes, ranks: dict[bytes, int], aim: int = PART) -> list[int]:
+    """Cuts of piece where no token spans, about `aim` bytes apart: [0, ..., len(piece)].
+    Where the search finds none, the part between is long (a run): it is left to
+    merge_long, whose segments are proven by replaying the merge instead."""
+    vocab = _vocabulary(ranks)
+    n = len(piece)
+    out = [0]
+    c = aim
+    while c < n:
+        stop = min(n, c + _PART_SCAN)
+        while c < stop and not _no_token_across(piece, c, ranks, vocab):
+            c += 1
+        if c < stop:
+            out.append(c)
+            c += aim
+        else:
+            c += _PART_JUMP
+    out.append(n)
+    return out
+
+
+def merge_in_parts(piece: bytes, ranks: dict[bytes, int], merge_part, memo: dict, limit: int = 1 << 16) -> list[int]:
+    """The ids of a long pre-token, merged in small parts (part_cuts) by `merge_part(bytes)`,
+    each distinct part once: `memo` (part -> ids, up to `limit` parts) is kept by the caller
+    across pre-tokens. The ids are `merge(piece, ranks)`'s."""
+    out: list[int] = []
+    bounds = part_cuts(piece, ranks)
+    for a, b in zip(bounds, bounds[1:]):
+        part = piece[a:b]
+        ids = memo.get(part)
+        if ids is None:
+            ids = merge_part(part)
+            if len(memo) < limit and b - a <= PART + _PART_SCAN:  # (not a run's long part)
+                memo[part] = ids
+        out += ids
+    return out

