@@ -105,6 +105,15 @@ def test_python_without_ast_finds_the_same_definitions():
     assert scan(broken, "python").definitions[0].start == 0 + broken.index("# comment")
 
 
+def test_python_without_ast_labels_async_definitions_as_ast_does():
+    """The scanner (Python that ast cannot parse) names `async def` as ast does: the
+    page's Python and the CLI's may differ on which of the two reads a file."""
+    source = "class Client:\n    async def fetch(self):\n        return 1\n\nasync def main():\n    pass\n"
+    with_ast = [d.label for d in scan(source, "python").definitions]
+    assert with_ast == ["class Client", "async def fetch", "async def main"]
+    assert [d.label for d in scan(source + "def broken(:\n", "python").definitions][:3] == with_ast
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     language=st.sampled_from(sorted(LANGUAGES)),

@@ -656,6 +656,8 @@ def _label(signature: str, lang: Language) -> str:
             return sig[m.start() :].split(" where ")[0][:60].strip()
         if kw in ("func", "fun", "fn", "function", "def") and name is None and call:
             name = group(call, 1)
+        if kw == "def" and known[: m.start()].rstrip().endswith("async"):
+            kw = "async def"  # as ast names it (Python's AsyncFunctionDef)
         return f"{kw} {name}" if name else kw
     if call:
         return f"{group(call, 1)}()"
