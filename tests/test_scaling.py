@@ -68,3 +68,24 @@ def test_heading_only_text_is_linear(backend, strategy):
     text = heading_lines(3000)
     result = chunkwise.chunk_document(text, max_tokens=64, overlap=8, strategy=strategy)
     assert_invariants(text, result.chunks, 64, "cl100k_base", 8)
+
+
+def test_a_document_of_headings_takes_little_memory_per_heading():
+    """16 MB of heading lines (a million headings) peaked at 535 MB with tiktoken
+    (issue 9: at most 300): the outline kept every line's match while it was built,
+    and each heading's own dict, title and path. Measured while the outline is built,
+    as a peak, per heading."""
+    import tracemalloc
+
+    from chunkwise.markdown import Outline
+
+    text = heading_lines(600_000)
+    Outline(heading_lines(1000))  # (the patterns compiled)
+    tracemalloc.start()
+    try:
+        outline = Outline(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(outline.headings) == 40_000
+    assert peak / len(outline.headings) < 200, peak / len(outline.headings)  # bytes; was 417

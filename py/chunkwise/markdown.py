@@ -15,11 +15,12 @@ from .whitespace import is_blank, skip_space, strip
 _FENCE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 _ATX = re.compile(r"\n {0,3}(#{1,6})(?:[ \t]+([^\n]*?))?[ \t]*(?=\n|\Z)")
 _UNDERLINE = re.compile(r"\n {0,3}(=+|-+)[ \t\r]*(?=\n|\Z)")
-_LINE_MARK = re.compile(r"\n {0,3}[#=\-`~]")
+_FENCE_MARK = re.compile(r"\n {0,3}[`~]")
+_HEADING_MARK = re.compile(r"\n {0,3}[#=\-]")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+$|^#+$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # (no __dict__: a document can have a million headings)
 class Heading:
     start: int  # where the heading's first line begins: the cut goes before it
     end: int  # end of its last line (the underline for Setext)
@@ -71,28 +72,26 @@ def find_headings(text: str) -> list[Heading]:
 def scan_markdown(text: str) -> tuple[list[Heading], list[Fence]]:
     """Every heading outside fenced code, and every fenced code block, in document order."""
     padded = "\n" + text  # offsets in padded are one more than in text
-    fences, atx, underlines = [], [], []
-    # One pass over the lines that could matter, then the exact pattern for each.
-    for m in _LINE_MARK.finditer(padded):
-        mark = padded[m.end() - 1]
-        if mark == "#":
-            atx.append(_ATX.match(padded, m.start()))
-        elif mark in "=-":
-            underlines.append(_UNDERLINE.match(padded, m.start()))
-        else:
-            fences.append(_FENCE.match(padded, m.start()))
-    blocks = _pair_fences([f for f in fences if f], len(text))
+    # Two passes over the lines that could matter, then the exact pattern for each
+    # line: the fences first (a heading inside one is none), then the headings, each
+    # made as it is found (a document can have a million: no match is kept).
+    fences = [f for m in _FENCE_MARK.finditer(padded) if (f := _FENCE.match(padded, m.start()))]
+    blocks = _pair_fences(fences, len(text))
     code = [(b.start, b.end) for b in blocks]
     starts = [r[0] for r in code]
     found = []
-    for m in atx:
-        if m and not _inside(m.start(), code, starts):
-            title = strip(_CLOSING_HASHES.sub("", strip(m.group(2) or "")))
-            found.append(Heading(m.start(), m.end() - 1, len(m.group(1)), title))
-    for m in underlines:
-        heading = m and _setext(text, m.start(), m.end() - 1, m.group(1)[0])
-        if heading and not _inside(heading.start, code, starts):
-            found.append(heading)
+    titles: dict[str, str] = {}  # one string per distinct title
+    for m in _HEADING_MARK.finditer(padded):
+        if padded[m.end() - 1] == "#":
+            atx = _ATX.match(padded, m.start())
+            if atx and not _inside(atx.start(), code, starts):
+                title = strip(_CLOSING_HASHES.sub("", strip(atx.group(2) or "")))
+                found.append(Heading(atx.start(), atx.end() - 1, len(atx.group(1)), titles.setdefault(title, title)))
+        else:
+            line = _UNDERLINE.match(padded, m.start())
+            heading = line and _setext(text, line.start(), line.end() - 1, line.group(1)[0])
+            if heading and not _inside(heading.start, code, starts):
+                found.append(heading)
     found.sort(key=lambda h: h.start)
     return found, blocks
 
@@ -121,12 +120,14 @@ class Outline:
         self.headings, self.fences = scan_markdown(text)
         self.starts = [h.start for h in self.headings]
         self._paths = []
+        paths: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct path
         stack: list[Heading] = []
         for h in self.headings:
             while stack and stack[-1].level >= h.level:
                 stack.pop()
             stack.append(h)
-            self._paths.append(tuple(s.title for s in stack))
+            path = tuple(s.title for s in stack)
+            self._paths.append(paths.setdefault(path, path))
 
     def path_at(self, pos: int) -> tuple[str, ...]:
         i = bisect_right(self.starts, pos) - 1
