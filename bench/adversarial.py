@@ -105,9 +105,25 @@ def measure(shape, strategy, size, backend, what, timeout) -> dict | None:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4, only: str = "") -> tuple[str, dict]:
+def best_of(repeats: int, *args) -> dict | None:
+    """The fastest of `repeats` fresh processes (a lone run moved by 30% here, and a
+    16/4 ratio with it), with the highest peak of them; None or an error at once."""
+    best = None
+    for _ in range(repeats):
+        r = measure(*args)
+        if r is None or "s" not in r:
+            return r
+        if best is None or r["s"] < best["s"]:
+            best = {**r, "rss_mb": max(r["rss_mb"], best["rss_mb"]) if best else r["rss_mb"]}
+        else:
+            best["rss_mb"] = max(best["rss_mb"], r["rss_mb"])
+    return best
+
+
+def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4, only: str = "", repeats: int = 2) -> tuple[str, dict]:
     """The table: every shape with tiktoken at every size, with the pure backend
-    up to `both_up_to` MB; `only`: comma-separated words, the shapes that contain one."""
+    up to `both_up_to` MB; `only`: comma-separated words, the shapes that contain one;
+    each time the best of `repeats` fresh processes."""
     from run import table  # noqa: PLC0415  (bench/run.py's table helper)
 
     sizes = [int(s * MB) for s in sizes_mb]
@@ -124,12 +140,12 @@ def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4, only: 
             for size in sizes:
                 if backend == "pure" and size > both_up_to * MB:
                     continue
-                r = measure(shape, strategy, size, backend, "chunk", timeout)
+                r = best_of(repeats, shape, strategy, size, backend, "chunk", timeout)
                 times[size] = r
                 if r and "s" in r:
                     peak = r["rss_mb"]
                 if size in sizes[-2:]:
-                    encodes[size] = measure(shape, strategy, size, backend, "encode", timeout)
+                    encodes[size] = best_of(repeats, shape, strategy, size, backend, "encode", timeout)
                 if r is None or "s" not in r:
                     break  # a larger size would only take longer
             def cell(r):
@@ -147,7 +163,8 @@ def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4, only: 
                         + [ratio, eratio, f"{per_mb:.2f}" if per_mb is not None else "",
                            f"{largest['rss_mb']:.0f}" if ok(largest) else (f"{peak:.0f} (at a smaller size)" if peak else "")])
             data[f"{shape}/{strategy}/{backend}"] = {"chunk": {s: times[s] for s in times}, "encode": encodes}
-    title = (f"### Adversarial shapes (cl100k_base, 512/64; CPU seconds; each run in a fresh process; timeout {timeout:.0f} s wall)\n\n"
+    title = (f"### Adversarial shapes (cl100k_base, 512/64; CPU seconds, the best of {repeats} runs, each in a fresh process;"
+             f" timeout {timeout:.0f} s wall)\n\n"
              "Targets: last/previous size ratio <= 4.6 and no worse than the tokenizer's own (encode column); "
              "<= 10 s per MB; peak <= 300 MB at 16 MB with tiktoken and numpy.")
     return title + "\n\n" + table(rows), data

@@ -269,13 +269,14 @@ def corpus_section(runs: int, quick: bool) -> tuple[str, dict]:
     return scaleout.section(quick)
 
 
-ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0, "shapes": ""}
+ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0, "shapes": "", "repeats": 2}
 
 
 def adversarial_section() -> tuple[str, dict]:
     import adversarial
 
-    return adversarial.section(ADVERSARIAL["sizes"], ADVERSARIAL["timeout"], only=ADVERSARIAL["shapes"])
+    return adversarial.section(ADVERSARIAL["sizes"], ADVERSARIAL["timeout"], only=ADVERSARIAL["shapes"],
+                               repeats=ADVERSARIAL["repeats"])
 
 
 SECTIONS = {
@@ -302,6 +303,8 @@ def main() -> int:
     parser.add_argument("--sizes", default="1,4,16", help="with adversarial: sizes in MB (default 1,4,16)")
     parser.add_argument("--timeout", type=float, default=600, help="with adversarial: seconds per run (default 600)")
     parser.add_argument("--shapes", default="", help="with adversarial: only shapes naming one of these words (giant,flag,...)")
+    parser.add_argument("--repeats", type=int, default=ADVERSARIAL["repeats"],
+                        help="with adversarial: fresh processes per measurement, the fastest kept (default 2)")
     args = parser.parse_args()
     args.only = [name for name in args.only if name != "all"]  # "all" is the default
     if args.adversarial:
@@ -311,7 +314,8 @@ def main() -> int:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
     chosen = args.only or [name for name in SECTIONS
                            if name not in ON_REQUEST and not (name in ("browser", "pyodide_hf") and args.no_browser)]
-    ADVERSARIAL.update(sizes=[float(s) for s in args.sizes.split(",")], timeout=args.timeout, shapes=args.shapes)
+    ADVERSARIAL.update(sizes=[float(s) for s in args.sizes.split(",")], timeout=args.timeout, shapes=args.shapes,
+                       repeats=args.repeats)
     runs = 2 if args.quick else 5
     sections, data = [], {}
     for name in chosen:
