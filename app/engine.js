@@ -3,6 +3,8 @@
 // The worker keeps the document: setText() sends the text only when it changed,
 // open() hands over a file's bytes, and run() sends only the settings.
 
+import { adoptWorker } from "./spawn.js";
+
 const BOOT_STAGES = ["manifest", "runtime", "engine", "bridge"];
 
 // One chunking run: its id, a `done` promise (the stats, or null when a newer run
@@ -37,17 +39,17 @@ export class Engine {
     this.booted.catch(() => {}); // handled by whoever awaits it
 
     try {
-      this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      this.worker = adoptWorker({
+        onmessage: (event) => this.handle(event.data),
+        // A worker script that fails to load or parse never posts anything: say so.
+        onerror: (event) => {
+          event.preventDefault();
+          this.boot.reject(new Error(event.message || "The engine's worker script failed to load."));
+        },
+      });
     } catch (err) {
       this.boot.reject(new Error(`Could not start the Web Worker: ${err.message}`));
-      return;
     }
-    this.worker.onmessage = (event) => this.handle(event.data);
-    // A worker script that fails to load or parse never posts anything: say so.
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      this.boot.reject(new Error(event.message || "The engine's worker script failed to load."));
-    };
   }
 
   handle(msg) {

@@ -59,7 +59,6 @@ let language = "auto";
 let current = null; // the current run (engine.js Run): id, done promise, export()
 let engineState = "booting"; // "booting" | "ready" | "error"
 let debounceTimer = 0;
-const bootStarted = performance.now();
 let editLarge = false; // the user asked to edit a large text in the textarea anyway
 
 const statsParts = { dl: ui.stats, hist: ui.histogram, caption: ui.histogramCaption, reasons: ui.reasons };
@@ -176,7 +175,7 @@ function engineReady({ version, describe, resumed }) {
   watchBoot();
   describeSettings(describe);
   ui.engineStatus.dataset.state = "ready";
-  const seconds = ((performance.now() - bootStarted) / 1000).toFixed(1);
+  const seconds = (performance.now() / 1000).toFixed(1); // since the page was opened: the worker starts with it (app/spawn.js)
   ui.engineText.textContent = `Engine ready (${seconds} s${resumed ? ", resumed" : ""})`;
   ui.engineStatus.title = resumed ? "Resumed from the engine state this browser saved on an earlier visit" : "";
   ui.bootProgress.hidden = true;
@@ -816,3 +815,7 @@ showSettings();
 setDownloads(false);
 clearStats(statsParts);
 docView.placeholder(EMPTY_TEXT);
+
+// Text typed or pasted before these modules had loaded (the engine's worker
+// starts first and the page after it: app/spawn.js) is the document, as if typed now.
+if (ui.textarea.value) ui.textarea.dispatchEvent(new Event("input"));

@@ -23,7 +23,9 @@
 // The vendored files are content-addressed (build.py): manifest.json, revalidated
 // on every load, names the Pyodide folder and the wheels, which are cached for good.
 
-import { findSnapshot, forgetSnapshot, saveSnapshot, snapshotUrl, withMemoryOf } from "./snapshot.js";
+// Fetched while the manifest is: a static import would hold the whole boot back by its round trip.
+const snapshots = import("./snapshot.js");
+snapshots.catch(() => {}); // reported where it is awaited
 
 const VENDOR = new URL("../static/vendor/", import.meta.url);
 const SLICE_SECONDS = 0.03; // one engine step; short enough that a newer request is seen quickly
@@ -56,11 +58,13 @@ async function boot() {
     return r.arrayBuffer();
   }));
   downloaded.catch(() => {}); // reported where it is awaited
+  const indexURL = new URL(manifest.pyodide_dir, VENDOR).href;
+  const runtime = import(indexURL + "pyodide.mjs"); // loads while the saved snapshot is looked up
+  runtime.catch(() => {}); // reported where it is awaited
+  const { findSnapshot, forgetSnapshot, saveSnapshot, snapshotUrl, withMemoryOf } = await snapshots;
   const savedAt = snapshotUrl(VENDOR, manifest);
   const saved = await findSnapshot(savedAt);
-
-  const indexURL = new URL(manifest.pyodide_dir, VENDOR).href;
-  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+  const { loadPyodide } = await runtime;
   // Point every URL Pyodide derives at the vendored copy, so it never falls back to a CDN.
   const options = {
     indexURL,

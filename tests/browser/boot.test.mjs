@@ -8,9 +8,10 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  BOOT_TIMEOUT, assertMatchesEngine, foreignRequests, launchBrowser, paste, screenshot, startServer, waitReady,
+  BOOT_TIMEOUT, assertMatchesEngine, foreignRequests, launchBrowser, paste, screenshot, startServer, waitDone, waitReady,
 } from "./helpers.mjs";
 import { markdownDoc } from "./corpus.mjs";
+import { SNAPSHOT_CACHE } from "../../app/snapshot.js";
 
 describe("boot", () => {
   let browser;
@@ -43,6 +44,47 @@ describe("boot", () => {
       await paste(page, doc);
       await assertMatchesEngine(page, doc, { strategy: "smart", max_tokens: 512, overlap: 64, encoding: "cl100k_base" });
       assert.deepEqual(foreignRequests({ requests }, server.origin), []);
+      await context.close();
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("the engine's worker starts before the page's modules load, and what it posts meanwhile reaches the page", async () => {
+    const server = await startServer();
+    try {
+      const context = await browser.newContext();
+      const requests = [];
+      context.on("request", (r) => requests.push(new URL(r.url()).pathname));
+      // The page's main module is held back until the worker has booted and saved its
+      // snapshot, which it does only after posting "ready": every boot message it sends
+      // arrives before the page listens. Meanwhile a person types into the text box.
+      const doc = markdownDoc(2, 2);
+      let page = null;
+      let bootedMeanwhile = false;
+      let held = false;
+      await context.route("**/app/main.js", async (route) => {
+        if (held) return route.continue(); // the service worker's copy, once the engine is ready
+        held = true;
+        for (let i = 0; i < BOOT_TIMEOUT / 100 && !bootedMeanwhile; i++) {
+          bootedMeanwhile = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).length > 0,
+            SNAPSHOT_CACHE).catch(() => false);
+          if (!bootedMeanwhile) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await page.fill("[data-testid=source-text]", doc);
+        await route.continue();
+      });
+      page = await context.newPage();
+      await page.goto(server.url);
+      await waitReady(page);
+      assert.ok(bootedMeanwhile, "the engine booted while the page's modules were held back");
+      assert.ok(requests.includes("/app/main.js") && requests.indexOf("/app/worker.js") < requests.indexOf("/app/main.js"),
+        `the worker is requested first: ${requests.join(" ")}`);
+      assert.match(await page.textContent("#engine-status-text"), /^Engine ready \(/);
+      assert.ok(await page.isHidden("[data-testid=boot-progress]"));
+      // What was typed before the page's modules loaded is chunked.
+      await waitDone(page);
+      await assertMatchesEngine(page, doc, { strategy: "smart", max_tokens: 512, overlap: 64, encoding: "cl100k_base" });
       await context.close();
     } finally {
       server.stop();
