@@ -324,6 +324,36 @@ def engine_catalogue(engine: Path, deps: list[Path]) -> dict:
     return json.loads(cached.read_text(encoding="utf-8"))
 
 
+def with_bytecode(wheels: list[Path], pyodide_version: str) -> list[Path]:
+    """The wheels with the bytecode of Pyodide's Python added (tools/wheel_bytecode.py):
+    the page's first visit then imports chunkwise without compiling it. Made by the
+    pinned Pyodide under Node, cached by the wheels' and the tool's bytes."""
+    tools = [ROOT / "tools" / "wheel_bytecode.py", ROOT / "tools" / "wheel_bytecode.mjs"]
+    h = hashlib.sha256(pyodide_version.encode())
+    for p in wheels + tools:
+        h.update(p.name.encode() + b"\0" + sha256_file(p).encode() + b"\0")
+    cache = CACHE / "bytecode" / h.hexdigest()[:16]
+    out = [cache / w.name for w in wheels]
+    if all(p.exists() for p in out):
+        return out
+    log("adding Pyodide's bytecode to " + ", ".join(w.name for w in wheels))
+    shutil.rmtree(CACHE / "bytecode", ignore_errors=True)  # keep only the current build
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        made = [Path(tmp) / w.name for w in wheels]
+        args = [str(p) for pair in zip(wheels, made) for p in pair]
+        try:
+            subprocess.run(["node", str(tools[1]), *args], cwd=ROOT, check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, encoding="utf-8")
+        except FileNotFoundError:
+            sys.exit("node is missing: it runs Pyodide to compile the wheels (install Node 20)")
+        except subprocess.CalledProcessError as err:
+            sys.exit(f"tools/wheel_bytecode.mjs failed:\n{err.stderr[-2000:]}")
+        cache.mkdir(parents=True)
+        for src, dst in zip(made, out):
+            os.replace(src, dst)
+    return out
+
+
 # --- The whole build ---------------------------------------------------------
 
 def build() -> dict:
@@ -334,7 +364,7 @@ def build() -> dict:
     engine = chunkwise_wheel()
     tokenizer_files = vendor_tokenizers()
 
-    wanted = deps + [engine]
+    wanted = with_bytecode(deps + [engine], pinned_pyodide_version())
     install, keys = [], set()
     for w in wanted:
         key = content_hash([w])
