@@ -15,7 +15,8 @@
 //   1. boot: navigation start -> "Engine ready" on the real page, cold (fresh
 //      profile, empty disk cache) and warm (same profile, reloaded): cold as a
 //      ratio to a bare loadPyodide() in a module worker (bench/web/bare.html),
-//      measured the same way, and the reload as a ratio to the cold boot; best of 3 each.
+//      measured the same way, and the reload as a ratio to the cold boot; best of 3 each;
+//      with where the fastest boot's time went, by the workers' stage marks.
 //   2. chunking 1 MB in a worker booted like app/worker.js, against one
 //      tokenizer pass over the same text in the same worker (best of 5, in turns;
 //      the first run against chunk_document as the median of the turns' ratios).
@@ -203,6 +204,35 @@ async function waitReady(page) {
 
 // --- 1. boot ------------------------------------------------------------------------------
 
+// The worker's boot marks ("boot:<stage>", set by app/worker.js and bench/web/bare-worker.mjs)
+// in ms since the page's navigation start: {manifest, runtime, engine, bridge, ready}.
+async function workerMarks(page) {
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  for (const worker of page.workers()) {
+    const found = await worker.evaluate(() => ({
+      origin: performance.timeOrigin,
+      marks: performance.getEntriesByType("mark").filter((m) => m.name.startsWith("boot:")).map((m) => [m.name.slice(5), m.startTime]),
+    })).catch(() => null); // a worker of the page before the reload, gone
+    if (found?.marks.length) return Object.fromEntries(found.marks.map(([name, t]) => [name, found.origin + t - origin]));
+  }
+  return null;
+}
+
+// Where a boot's time goes, from the worker's marks: [[segment, ms], ...].
+const BOOT_SEGMENTS = [
+  ["worker start", null, "manifest"], ["manifest + pyodide.mjs", "manifest", "runtime"], ["loadPyodide", "runtime", "engine"],
+  ["install wheels", "engine", "bridge"], ["bridge import", "bridge", "ready"], ["page shows it", "ready", "shown"],
+];
+function bootSegments(marks, readyAt) {
+  if (!marks) return [];
+  const at = { ...marks, shown: readyAt };
+  if (at.engine == null) at.engine = at.ready; // the bare worker: no wheels, no bridge
+  if (at.bridge == null) at.bridge = at.ready;
+  return BOOT_SEGMENTS.filter(([, from, to]) => at[to] != null && (from == null || at[from] != null))
+    .map(([name, from, to]) => [name, at[to] - (from == null ? 0 : at[from])])
+    .filter(([name, ms]) => ms > 0 || !["install wheels", "bridge import"].includes(name));
+}
+
 // Waits until the page's worker has saved the engine's snapshot (app/snapshot.js),
 // as a person's second visit would find it.
 async function snapshotSaved(page) {
@@ -215,7 +245,8 @@ async function snapshotSaved(page) {
 
 async function measureBoot(browser, url) {
   const samples = { page: { cold: [], warm: [] }, bare: { cold: [], warm: [] } };
-  const stages = { cold: null, warm: null }; // stage timeline of the fastest page boot
+  // Stage timeline of the fastest boot of each kind: {labels (the page's status texts), marks (the worker's)}.
+  const stages = { page: { cold: null, warm: null }, bare: { cold: null, warm: null } };
   const targets = { page: url, bare: url + "bench/web/bare.html" };
   for (let rep = 0; rep < REPEATS; rep++) {
     for (const kind of ["page", "bare"]) {
@@ -228,18 +259,19 @@ async function measureBoot(browser, url) {
       const page = await context.newPage();
       await page.goto(targets[kind], { waitUntil: "commit" });
       const cold = await waitReady(page);
+      cold.marks = await workerMarks(page);
       // Let the cache writes settle; the page's worker saves its snapshot just after it is ready.
       await page.waitForTimeout(300);
       if (kind === "page") await snapshotSaved(page);
       await page.reload({ waitUntil: "commit" });
       const warm = await waitReady(page);
+      warm.marks = await workerMarks(page);
       await context.close();
       rmSync(profile, { recursive: true, force: true });
       samples[kind].cold.push(cold.readyAt);
       samples[kind].warm.push(warm.readyAt);
-      if (kind === "page") {
-        if (cold.readyAt === best(samples.page.cold)) stages.cold = cold.stages;
-        if (warm.readyAt === best(samples.page.warm)) stages.warm = warm.stages;
+      for (const [mode, boot] of [["cold", cold], ["warm", warm]]) {
+        if (boot.readyAt === best(samples[kind][mode])) stages[kind][mode] = { labels: boot.stages, marks: boot.marks, ready: boot.readyAt };
       }
       log(`${elapsed()} boot ${rep + 1}/${REPEATS} ${kind}: cold ${fmtMs(cold.readyAt)}, warm ${fmtMs(warm.readyAt)}`);
     }
@@ -535,14 +567,16 @@ async function main() {
       ["  reload vs bare loadPyodide() reloaded", fmtMs(boot.warm.page_ms), `${fmtMs(boot.warm.bare_ms)} bare, reloaded`,
         fmtRatio(boot.warm.ratio), "(info)", ""],
     );
-    // Where the page's boot time goes (its status labels, fastest boot of each kind).
-    const stageNames = ["page + manifest", "runtime", "install wheels", "bridge"];
+    // Where the boot time goes (the worker's stage marks, fastest boot of each kind).
     for (const mode of ["cold", "warm"]) {
-      const marks = (boot.page_stages_ms[mode] || []).filter(([, label]) => /\(\d\/\d\)$|^Engine ready/.test(label));
-      const stageMs = marks.slice(1).map(([t], i) => `${stageNames[i] || "stage " + i} ${fmtMs(t - (i ? marks[i][0] : 0))}`);
-      const runtime = marks.find(([, label]) => /\(2\/\d\)$/.test(label));
-      notes.push(`page boot, ${mode === "cold" ? "cold" : "reload"}, by stage: ${stageMs.slice(0, 5).join(", ")}` +
-        (runtime ? ` (runtime: ${runtime[1].replace(/….*/, "")})` : ""));
+      for (const kind of ["page", "bare"]) {
+        const fastest = boot.page_stages_ms[kind][mode];
+        if (!fastest) continue;
+        const runtime = (fastest.labels || []).map(([, label]) => label).find((label) => /\(2\/\d\)$/.test(label));
+        notes.push(`${kind} boot, ${mode === "cold" ? "cold" : "reload"}, by stage: ` +
+          bootSegments(fastest.marks, fastest.ready).map(([name, ms]) => `${name} ${fmtMs(ms)}`).join(", ") +
+          (runtime ? ` (runtime: ${runtime.replace(/….*/, "")})` : ""));
+      }
     }
   }
   if (worker) {
