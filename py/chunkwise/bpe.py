@@ -357,12 +357,10 @@ def part_cuts(piece: bytes, ranks: dict[bytes, int], aim: int = PART) -> list[in
     out = [0]
     c = aim
     while c < n:
-        stop = min(n, c + _PART_SCAN)
-        while c < stop and not _no_token_across(piece, c, ranks, vocab):
-            c += 1
-        if c < stop:
-            out.append(c)
-            c += aim
+        found = _cut_no_token_spans(piece, c, min(n, c + _PART_SCAN), ranks, vocab)
+        if found is not None:
+            out.append(found)
+            c = found + aim
         else:
             c += _PART_JUMP
     out.append(n)
