@@ -108,16 +108,13 @@ def measure(shape, strategy, size, backend, what, timeout) -> dict | None:
 def best_of(repeats: int, *args) -> dict | None:
     """The fastest of `repeats` fresh processes (a lone run moved by 30% here, and a
     16/4 ratio with it), with the highest peak of them; None or an error at once."""
-    best = None
+    runs = []
     for _ in range(repeats):
         r = measure(*args)
         if r is None or "s" not in r:
             return r
-        if best is None or r["s"] < best["s"]:
-            best = {**r, "rss_mb": max(r["rss_mb"], best["rss_mb"]) if best else r["rss_mb"]}
-        else:
-            best["rss_mb"] = max(best["rss_mb"], r["rss_mb"])
-    return best
+        runs.append(r)
+    return {**min(runs, key=lambda r: r["s"]), "rss_mb": max(r["rss_mb"] for r in runs)}
 
 
 def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4, only: str = "", repeats: int = 2) -> tuple[str, dict]:
