@@ -329,10 +329,7 @@ def with_bytecode(wheels: list[Path], pyodide_version: str) -> list[Path]:
     the page's first visit then imports chunkwise without compiling it. Made by the
     pinned Pyodide under Node, cached by the wheels' and the tool's bytes."""
     tools = [ROOT / "tools" / "wheel_bytecode.py", ROOT / "tools" / "wheel_bytecode.mjs"]
-    h = hashlib.sha256(pyodide_version.encode())
-    for p in wheels + tools:
-        h.update(p.name.encode() + b"\0" + sha256_file(p).encode() + b"\0")
-    cache = CACHE / "bytecode" / h.hexdigest()[:16]
+    cache = CACHE / "bytecode" / pyodide_version / content_hash(wheels + tools)
     out = [cache / w.name for w in wheels]
     if all(p.exists() for p in out):
         return out
