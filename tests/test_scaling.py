@@ -89,3 +89,28 @@ def test_a_document_of_headings_takes_little_memory_per_heading():
         tracemalloc.stop()
     assert len(outline.headings) == 40_000
     assert peak / len(outline.headings) < 200, peak / len(outline.headings)  # bytes; was 417
+
+
+def test_the_last_paragraph_cut_of_a_long_blank_line_run_holds_few_matches():
+    """A 16 MB blank-line run peaked at 408 MB with tiktoken (issue 9: at most 300):
+    the last paragraph break before an offset in the run was found by listing every
+    match up to the run's end (a cut at a match's start scans to the end of its
+    whitespace), one every 8 characters. Measured as a tracemalloc peak of that
+    search in 2 MB of blank lines (was 31 MB)."""
+    import tracemalloc
+
+    from chunkwise.markdown import Outline
+    from chunkwise.model import PARAGRAPH
+    from chunkwise.separators import Separators
+
+    text = "Start.\n" + "   \n" * 500_000 + "End."
+    seps = Separators(text, Outline(text))
+    seps.last(PARAGRAPH, 1, 100)  # (the pattern compiled)
+    tracemalloc.start()
+    try:
+        found = [seps.last(PARAGRAPH, 1, hi) for hi in (5000, 5001, 1_000_002)]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == [4994, 4994, 1_000_002], found  # (the matches start at every other line break)
+    assert peak < 1 << 20, peak

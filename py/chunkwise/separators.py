@@ -51,6 +51,11 @@ ABBREVIATIONS = frozenset(
 )
 
 _WINDOWS = (256, 2048)  # search a short window first: cuts are usually close
+_MATCH_BATCH = 1024  # matches held at once while looking for the last cut
+
+
+def _first_of(a: int | None, b: int | None) -> int | None:
+    return a if a is not None else b
 
 
 def _word_before(text: str, i: int) -> str:
@@ -174,16 +179,28 @@ class Separators:
 
     def _last_regex_cut(self, level: int, lo: int, hi: int) -> int | None:
         """The last cut of a regex level in [lo, hi]: matches are checked from the
-        end, so a window with many sentence ends checks only the last ones."""
+        end, so a window with many sentence ends checks only the last ones. They are
+        held _MATCH_BATCH at a time: a window of megabytes of blank lines has
+        millions of matches (a list of them took 260 MB)."""
         pattern, use_end, check = _REGEX_LEVELS[level]
         text = self.text
-        for m in reversed(list(self._regex_matches(pattern, lo, hi, use_end))):
-            cut = m.end() if use_end else m.start()
-            if cut < lo:
-                return None
-            if cut <= hi and (check is None or check(text, m)):
-                return cut
-        return None
+
+        def last_in(batch: list) -> int | None:
+            for m in reversed(batch):
+                cut = m.end() if use_end else m.start()
+                if cut < lo:
+                    return None
+                if cut <= hi and (check is None or check(text, m)):
+                    return cut
+            return None
+
+        found, batch = None, []
+        for m in self._regex_matches(pattern, lo, hi, use_end):
+            batch.append(m)
+            if len(batch) == _MATCH_BATCH:  # the last cut of these, unless a later batch has one
+                found = _first_of(last_in(batch), found)
+                batch = []
+        return _first_of(last_in(batch), found)
 
     def cuts(self, level: int, lo: int, hi: int):
         if level == HEADING:
