@@ -16,11 +16,13 @@ is a itself at a line start): two tiny encodes plus a lookup. A test checks the
 split rule on random Unicode against both tokenizer backends.
 
 Token ends are kept as character offsets, so lookups never convert between
-bytes and characters; with numpy (tiktoken) a block's ends are one array sum.
+bytes and characters: a C int a token; with numpy (tiktoken) a block's ends
+are one array sum.
 """
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
 
 from . import uniclass
@@ -37,6 +39,7 @@ from .whitespace import HORIZONTAL as _HSPACE
 # (uniclass.py): the pattern runs over uniclass.as_known(text).
 _SEPARABLE = re.compile(rf"(?<=[^{_SPACE}])(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w{_SPACE}'])|(?<=[\r\n])(?=[^{_SPACE}/])")
 _SHORT = 48  # ASCII slices this short are simply encoded
+_SEQUENCES = (list, array)  # a block's ends as plain ints (else numpy's)
 _BLOCK = 1 << 16  # characters tokenized per step
 
 
@@ -68,7 +71,7 @@ class TokenIndex:
         # the tokens before it, and the character offset after each of its tokens.
         self._block_starts: list[int] = []
         self._block_tokens: list[int] = []
-        self._block_ends: list = []  # lists, or numpy arrays (see tokenizers.char_ends)
+        self._block_ends: list = []  # lists or arrays of ints, or numpy arrays (see tokenizers.char_ends)
         self.tokens = 0  # tokens in text[:done]
         self._tokens_before: dict[int, int] = {}  # memo: offset -> tokens before it
         self._head_memo: tuple = (-1, None, 0)  # (a, q1, tokens of text[a:q1])
@@ -141,7 +144,7 @@ class TokenIndex:
         ends = self._block_ends[block]
         # (pos as the array's own type: numpy would compare an int32 array with a
         # Python int by copying the whole array to int64 first)
-        inside = bisect_right(ends, pos) if isinstance(ends, list) else int(ends.searchsorted(ends.dtype.type(pos), "right"))
+        inside = bisect_right(ends, pos) if isinstance(ends, _SEQUENCES) else int(ends.searchsorted(ends.dtype.type(pos), "right"))
         known = self._tokens_before[pos] = self._block_tokens[block] + inside
         return known
 
@@ -155,7 +158,7 @@ class TokenIndex:
         if block < 0 or block != bisect_right(self._block_starts, offsets[-1]) - 1:
             return [self.tokens_before(pos) for pos in offsets]
         ends, base = self._block_ends[block], self._block_tokens[block]
-        if isinstance(ends, list):
+        if isinstance(ends, _SEQUENCES):
             return [base + bisect_right(ends, pos) for pos in offsets]
         import numpy  # (the ends are numpy's: it is there) the offsets in the ends' own type, or numpy copies the block
 

@@ -67,8 +67,9 @@ class BPETokenizer(Tokenizer):
             self._token_chars_array = numpy.array(starts, dtype=numpy.int32)
 
     def char_ends(self, text: str, base: int):
-        """The character offset after each token of text, counted from base (a list,
-        or a numpy array). A token that ends inside a character includes it."""
+        """The character offset after each token of text, counted from base: an
+        array('i') (or 'q', for offsets of 2**31 and more), or with numpy an int32
+        array. A token that ends inside a character includes it."""
         if self._encode_array is not None:
             ids = self._encode_array(text)
             chars = self._token_chars_array
@@ -89,7 +90,9 @@ class BPETokenizer(Tokenizer):
             return ends
         ends = accumulate(map(self.token_chars.__getitem__, self.encode(text)), initial=base)
         next(ends)  # the initial value is where text starts, not a token end
-        return list(ends)
+        out = array("i" if base + len(text) < 1 << 31 else "q")  # a C int a token, not a Python int and its slot (42 bytes)
+        out.extend(ends)
+        return out
 
 
 def _parse_ranks(raw: bytes) -> dict[bytes, int]:
