@@ -150,7 +150,7 @@ def _index_texts() -> list[str]:
 def test_token_index_lookups_equal_a_plain_list_of_ends(backend_name):
     """tokens_before, tokens_before_each and offset_after, asked in any order, give
     what bisecting a plain list of every token's end gives (the index keeps its ends
-    packed: a C int a token, or with numpy an int32)."""
+    packed: a C int a token, or with numpy two bytes, or about one)."""
     from bisect import bisect_right
     from itertools import accumulate
 
@@ -191,6 +191,23 @@ def _index_memory(tok, text: str) -> tuple[float, float]:
     finally:
         tracemalloc.stop()
     return peak / index.tokens, kept / index.tokens
+
+
+def test_the_numpy_token_index_keeps_about_a_byte_a_token():
+    """A 16 MB flag run is 48 million tokens, one pre-token: its index took 4 bytes a
+    token (183 MB), and 6 at the peak (its ids, 4 bytes each, were all held before
+    they became offsets); the run peaked at 413 MB (issue 9: at most 300). A token's
+    character count is a byte, packed as each segment's ids come. Measured on a
+    pre-token long enough to be merged in segments (was 4.26 kept, 6.22 at the
+    peak); a block of prose keeps 2 bytes a token (was 4)."""
+    from chunkwise.tokenizers import TIKTOKEN_LONG
+
+    tok = get_tokenizer("cl100k_base", "tiktoken")
+    flags = "🇩🇪🇫🇷🇯🇵🇧🇷"
+    peak, kept = _index_memory(tok, (flags * (TIKTOKEN_LONG // len(flags) + 2))[: TIKTOKEN_LONG + 16])
+    assert kept < 1.5, kept
+    assert peak < 4.5, peak  # (the UTF-8 bytes are 1.33 a token, and the packed array is allocated at its bound)
+    assert _index_memory(tok, SAMPLES[0] * 1000)[1] < 2.5
 
 
 def test_the_pure_token_index_keeps_a_c_int_a_token():

@@ -310,12 +310,21 @@ def merge_long(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segmen
     """The ids of a long pre-token (as an array of uint32), merged in segments;
     `merge_segment(bytes) -> ids` is the merge of one segment (tiktoken's, where
     it is at hand; `merge` otherwise). The ids are `merge(piece, ranks)`'s."""
+    out = array("I")
+    for ids in merge_long_parts(piece, ranks, merge_segment, segment):
+        out.extend(ids)
+    return out
+
+
+def merge_long_parts(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segment: int = SEGMENT):
+    """merge_long's ids, a segment's at a time (lists of ints): a caller that packs
+    them as they come never holds all the ids of a giant pre-token."""
     whole = ranks.get(piece)
     if whole is not None:
-        return array("I", [whole])
+        yield [whole]
+        return
     memo: dict = {}
     bounds = cuts(piece, ranks, segment, memo)
-    out = array("I")
     done: dict = {}  # the last few segments' ids: a run's segments repeat
     for a, b in zip(bounds, bounds[1:]):
         part = piece[a:b]
@@ -331,8 +340,7 @@ def merge_long(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segmen
             if len(done) >= 4:
                 done.clear()
             done[part] = ids
-        out.extend(ids)
-    return out
+        yield ids
 
 
 # -- a long pre-token in pure Python: small parts, remembered --------------------------

