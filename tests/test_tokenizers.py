@@ -121,6 +121,30 @@ def test_split_rule_on_random_unicode(encoding, text):
     _split_rule_holds(text, encoding, "tiktoken")
 
 
+# Runs long enough that first_separable steps over them a run at a time (counter._SCAN).
+_RUNS = st.lists(
+    st.tuples(st.sampled_from(["x", "中", "7", "_", " ", "\n", "\r\n", "\u3000", ".", "'", "/", "🇩🇪", "\u0301", "\u200d", "é"]),
+              st.integers(1, 400)),
+    min_size=1, max_size=8,
+)
+
+
+@pytest.mark.parametrize("backend_name", ["pure", "tiktoken"])
+@settings(max_examples=60, deadline=None)
+@given(runs=_RUNS)
+def test_first_separable_finds_what_trying_every_offset_finds(backend_name, runs):
+    text = "".join(piece * n for piece, n in runs)
+    index = TokenIndex(text, get_tokenizer("cl100k_base", backend_name))
+    every = [p for p in range(1, len(text)) if index.is_separable(p)]
+    found, p = [], index.first_separable(1, len(text))
+    while p is not None:
+        found.append(p)
+        p = index.first_separable(p + 1, len(text))
+    assert found == every
+    for lo, hi in ((0, len(text) // 2), (len(text) // 3, len(text))):  # judged inside text[:hi]
+        assert index.first_separable(lo, hi) == next((q for q in every if lo <= q < hi), None)
+
+
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_slice_counts_are_exact(encoding):
     rng = random.Random(7)

@@ -38,6 +38,12 @@ from .whitespace import HORIZONTAL as _HSPACE
 # the tokenizer's (whitespace.py); letters and digits (re's \w) are the pinned tables'
 # (uniclass.py): the pattern runs over uniclass.as_known(text).
 _SEPARABLE = re.compile(rf"(?<=[^{_SPACE}])(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w{_SPACE}'])|(?<=[\r\n])(?=[^{_SPACE}/])")
+# Inside a run of whitespace, of letters and digits (\w), or of other characters,
+# no offset is separable (each branch above needs the class to change at p). A
+# long stretch without a separable offset (a giant pre-token) is skipped a run
+# at a time: re steps over a run in C, where _SEPARABLE tries every offset.
+_RUN = re.compile(rf"[{_SPACE}]+|\w+|[^\w{_SPACE}]+")
+_SCAN = 256  # offsets first_separable tries one by one before it skips runs
 _SHORT = 48  # ASCII slices this short are simply encoded
 _SEQUENCES = (list, array)  # a block's ends as plain ints (else token_ends' numpy ones)
 _BLOCK = 1 << 16  # characters tokenized per step
@@ -82,10 +88,16 @@ class TokenIndex:
     # -- separable offsets ---------------------------------------------------
     def first_separable(self, lo: int, hi: int) -> int | None:
         """First separable offset p with lo <= p < hi, judged inside text[:hi]."""
-        text = self.text
-        for m in self._separable.finditer(self._known, lo, hi):
+        text, known = self.text, self._known
+        near = min(hi, lo + _SCAN) if self._separable is _SEPARABLE else hi  # (a tokenizer's own rule: no runs)
+        for m in self._separable.finditer(known, lo, near):
             if self._separable_match(text, m):
                 return m.start()
+        p = near
+        while p < hi:  # only where a run ends (each p < hi: judged inside text[:hi] alike)
+            if self.is_separable(p):
+                return p
+            p = _RUN.match(known, p, hi).end()
         return None
 
     def last_separable(self, lo: int, hi: int) -> int | None:
