@@ -28,6 +28,16 @@ def test_whitespace_is_the_tokenizers_white_space():
     assert {ord(c) for c in whitespace.CHARS} == set(_pretokenize._WS)
 
 
+@pytest.mark.parametrize("sep", NOT_TOKENIZER_SPACE)
+def test_a_long_run_of_whitespace_is_trimmed_to_the_last_information_separator(sep):
+    # (a long run is stripped by str.rstrip, which takes the separators for whitespace)
+    for before, after in ((" \n" * 40, ""), (" " * 3, "\u3000\t" * 50), ("\n" * 70, "\n" * 70)):
+        text = "word" + before + sep + after
+        assert whitespace.trim_end(text, 0, len(text)) == len("word" + before + sep)
+    text = "word" + " \n\u2003" * 100
+    assert whitespace.trim_end(text, 0, len(text)) == 4 and whitespace.trim_end(text, 10, len(text)) == 10
+
+
 @pytest.mark.parametrize("strategy", chunkwise.STRATEGIES)
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_information_separators_are_never_dropped(backend, strategy, encoding):
