@@ -9,6 +9,7 @@ import pytest
 
 import chunkwise
 from chunkwise.engine import ChunkJob, Document, default_overlap
+from chunkwise.tokenizers import get_tokenizer
 from conftest import CORPUS
 
 SETTINGS = [
@@ -49,6 +50,15 @@ def test_a_document_is_prepared_lazily():
     assert doc._indexes == {} and "outline" not in doc.__dict__
     doc.chunk(max_tokens=64, encoding="chars")
     assert list(doc._indexes) == [("chars", "chars")]
+
+
+@pytest.mark.parametrize("strategy", ["smart", "markdown", "code"])
+def test_whitespace_alone_is_only_counted(strategy):
+    # 16 MB of newlines spent most of its time on an outline and cuts no chunk needs
+    doc = Document("\n \n\t" * 1000)
+    result = doc.chunk(max_tokens=64, strategy=strategy)
+    assert result.chunks == [] and result.source_tokens == len(get_tokenizer("cl100k_base").encode(doc.text))
+    assert not {"outline", "separators", "code_separators", "structure"} & set(doc.__dict__)
 
 
 def test_lone_surrogates_are_repaired_once_and_reported_on_every_run():

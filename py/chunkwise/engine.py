@@ -282,13 +282,22 @@ class ChunkJob:
         self._least_fill = math.ceil(LEAST_FILL * budget)  # (smart and topics)
         self._aim_fill = math.ceil(AIM_FILL * budget)  # (smart)
         self.index = doc.index(encoding)
-        self.outline = doc.outline
-        self.seps = doc.code_separators if doc.is_code or self.strategy.kind == CODE else doc.separators
         self.chunks: list[Chunk] = []
         self.stop = doc.stop
         self.pos = doc.first
         self.prev_end = 0  # end of the previous chunk: overlap lies before it
         self.overlap_tokens = 0  # exact count of text[pos:prev_end]
+
+    # The outline and the cuts are looked for only once there is a chunk to make:
+    # text of whitespace alone makes none (its token count is all it gets).
+    @cached_property
+    def outline(self) -> Outline | CodeOutline:
+        return self.document.outline
+
+    @cached_property
+    def seps(self) -> Separators:
+        doc = self.document
+        return doc.code_separators if doc.is_code or self.strategy.kind == CODE else doc.separators
 
     @property
     def done(self) -> bool:
