@@ -7,8 +7,9 @@ than 65,536 characters (the token index's blocks, but for long pre-tokens) keeps
 each end as a uint16 from the block's start: looked up as fast as int32 ends, in
 half the memory. A longer block (a giant pre-token: a 16 MB flag run is one, of
 48 million tokens) keeps each token's character count, a byte, and every GROUP
-tokens the absolute end before the group: 1.13 bytes a token (54 MB, where int32
-ends took 183); a lookup unpacks one group (the last few are kept).
+tokens the absolute end before the group (an int32, or int64 past 2**31
+characters): 1.13 bytes a token (54 MB, where int32 ends took 183). A count up
+to an offset unpacks one group (the last few are kept); an end sums a part of one.
 """
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from bisect import bisect_right
 from itertools import accumulate
 
 SHORT = 1 << 16  # blocks of fewer characters keep uint16 ends
-GROUP = 64  # tokens a group of a long block: unpacking one costs a few microseconds
+GROUP = 32  # tokens a group of a long block: unpacking one costs a few microseconds
 _KEPT = 8  # groups kept unpacked
+_TOP = {4: (1 << 31) - 1, 8: (1 << 63) - 1}  # the largest offset of an int32, an int64
 
 
 def block_ends(chars, base: int, length: int):
@@ -75,11 +77,12 @@ class PackedEnds:
 
         self.chars = chars
         groups = -(-len(chars) // GROUP)
-        starts = self.starts = numpy.empty(groups, dtype=numpy.int64)
+        wide = base + int(chars.sum(dtype=numpy.int64)) >= 1 << 31
+        starts = self.starts = numpy.empty(groups, dtype=numpy.int64 if wide else numpy.int32)
         if groups:
             starts[0] = base
             whole = chars[: (groups - 1) * GROUP].reshape(groups - 1, GROUP)
-            numpy.cumsum(whole.sum(axis=1, dtype=numpy.int64), out=starts[1:])
+            numpy.cumsum(whole.sum(axis=1, dtype=starts.dtype), out=starts[1:])
             starts[1:] += base
         self._unpacked: dict[int, list[int]] = {}
 
@@ -102,14 +105,18 @@ class PackedEnds:
         """How many tokens end at or before pos."""
         # The last group that starts at or before pos: every token of the groups
         # before it ends at or before pos, none of the groups after it does.
-        g = int(self.starts.searchsorted(pos, "right")) - 1
+        # (pos in the array's own type, or numpy copies the array to compare)
+        starts = self.starts
+        g = int(starts.searchsorted(starts.dtype.type(min(pos, _TOP[starts.dtype.itemsize])), "right")) - 1
         return 0 if g < 0 else g * GROUP + bisect_right(self._group(g), pos)
 
     def count_each(self, offsets: list[int]) -> list[int]:
         return [self.count_to(pos) for pos in offsets]
 
     def __getitem__(self, i: int) -> int:
-        return self._group(i // GROUP)[i % GROUP]
+        # (summed, not unpacked: the packer asks for ends a budget apart, rarely twice)
+        lo = i - i % GROUP
+        return int(self.starts[lo // GROUP]) + sum(self.chars[lo : i + 1].tolist())
 
     def tolist(self) -> list[int]:
         if not len(self.chars):

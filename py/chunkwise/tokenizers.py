@@ -85,6 +85,8 @@ class BPETokenizer(Tokenizer):
             out = numpy.empty(len(text) if text.isascii() else 4 * len(text), dtype=chars.dtype)
             n = 0
             for ids in self._encode_parts(text):
+                if isinstance(ids, list):  # (a segment's, from tiktoken's merge: numpy reads an array of C ints twice as fast)
+                    ids = numpy.frombuffer(array("I", ids), dtype=numpy.uint32)
                 k = len(ids)
                 out[n : n + k] = chars[ids]
                 n += k
