@@ -193,7 +193,12 @@ def _long_pieces_apart(encode, encoding: str, ranks: dict[bytes, int], concat, l
     pre-token boundaries, where tiktoken's pattern (no look-behind) starts afresh,
     so the ids are tiktoken's own. `concat` joins the parts' ids."""
     parts = _long_pieces_apart_parts(encode, encoding, ranks, long, window, merge_segment)
-    return lambda text: concat(parts(text))
+
+    def encode_routed(text: str):
+        # (a short text, every count of a chunk: its ids as they are, not copied by concat)
+        return encode(text) if len(text) < long else concat(parts(text))
+
+    return encode_routed
 
 
 def _long_pieces_apart_parts(encode, encoding: str, ranks: dict[bytes, int], long: int = TIKTOKEN_LONG, window: int | None = None,
