@@ -239,3 +239,42 @@ def test_no_pattern_of_the_package_spells_out_a_pinned_class():
             if isinstance(value, re.Pattern):
                 longest[f"{info.name}.{name}"] = len(value.pattern)
     assert longest and max(longest.values()) < 2000, sorted(longest.items(), key=lambda kv: -kv[1])[:3]
+
+
+# -- the page's Python: as_known has nothing to do ---------------------------------------------
+PYODIDE_CHECK = r"""
+import { loadPyodide } from %(pyodide)s;
+import { readFileSync } from "node:fs";
+const py = await loadPyodide();
+py.FS.mkdirTree("/check/chunkwise");
+py.FS.writeFile("/check/chunkwise/__init__.py", "");
+for (const name of ["uniclass.py", "unicode_data.py"]) py.FS.writeFile(`/check/chunkwise/${name}`, readFileSync(%(package)s + name));
+console.log(py.runPython(`
+import sys; sys.path.insert(0, "/check")
+from chunkwise import uniclass
+text = "".join(map(chr, [o for o in range(0x80, 0x110000) if not 0xD800 <= o <= 0xDFFF]))
+stand_ins = [f"{ord(c):x}" for c in text if uniclass._stand_in(c) != c]
+f"{uniclass.NATIVE} {uniclass.as_known(text) is text} {len(text)} {' '.join(stand_ins[:5])}"
+`));
+"""
+
+
+def test_on_the_pinned_unicode_version_no_character_needs_a_stand_in(tmp_path):
+    """In Pyodide (Unicode 16.0, the tables' own version) as_known returns the text
+    untouched without looking at it (uniclass.NATIVE): true only while no code point
+    has a stand-in there, which this checks in the pinned Pyodide itself."""
+    import json
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    script = tmp_path / "check.mjs"
+    script.write_text(PYODIDE_CHECK % {"pyodide": json.dumps(str(root / "node_modules" / "pyodide" / "pyodide.mjs")),
+                                       "package": json.dumps(str(root / "py" / "chunkwise") + "/")})
+    out = subprocess.run([shutil.which("node"), str(script)], capture_output=True, text=True, timeout=300, check=True)
+    native, untouched, checked, stand_ins = (out.stdout.strip().splitlines()[-1].split(" ") + [""])[:4]
+    assert (native, untouched, stand_ins) == ("True", "True", "")
+    assert int(checked) == len(EVERY_CODE_POINT) - 0x80
+    # CPython 3.11 (Unicode 14) does need them: U+1D2C1 is unassigned there, a number to tiktoken.
+    assert not chunkwise.uniclass.NATIVE and chunkwise.uniclass.as_known("\U0001D2C1") != "\U0001D2C1"
