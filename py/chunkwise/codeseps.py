@@ -97,6 +97,9 @@ class CodeSeparators(Separators):
         pos, _, i, j = self._range(level, lo, hi)
         return iter(pos[i:j])
 
+    def unit_cuts(self, levels: tuple[int, ...], lo: int, hi: int):
+        return self._cuts_of_levels(levels, lo, hi)  # code's own line cuts
+
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
         if level not in self._levels:
             return super().last(level, lo, hi)

@@ -535,7 +535,7 @@ class ChunkJob:
         there is none, the nearest shorter one (a short overlap that starts where a
         sentence starts reads better than a long one that starts mid-sentence);
         where there is none either, the nearest longer one up to `longest`."""
-        index, text, chunk_start, cuts = self.index, self.text, self.document.chunk_start, self.seps.cuts
+        index, text, chunk_start, unit_cuts = self.index, self.text, self.document.chunk_start, self.seps.unit_cuts
         fewest, most, longest = self._overlap_range
         a_tokens = index.tokens_before(a)
 
@@ -560,9 +560,7 @@ class ChunkJob:
             scan_from = trim_end(text, a, first)
             out = []
             for levels in groups:
-                found = set()  # the cuts (a paragraph break is a line break too)
-                for level in levels:
-                    found.update(cuts(level, scan_from, stop - 1))
+                found = unit_cuts(levels, scan_from, stop - 1)
                 starts = sorted({s for s in map(chunk_start, found) if first <= s < stop})  # code keeps indentation
                 out.append([(end_tokens - tokens, s) for tokens, s in zip(index.tokens_before_each(starts), starts)])
             return out

@@ -124,6 +124,11 @@ class FencedSeparators(Separators):
         code = [c for b in blocks for c in b.cuts(level, lo, hi)]
         return iter(sorted(prose + code))
 
+    def unit_cuts(self, levels: tuple[int, ...], lo: int, hi: int):
+        if self.has_code(lo, hi):  # a block's own cuts stand for the prose levels
+            return self._cuts_of_levels(levels, lo, hi)
+        return super().unit_cuts(levels, lo, hi)
+
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
         if level not in _CODE_LEVELS:
             return super().last(level, lo, hi)

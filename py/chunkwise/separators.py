@@ -32,10 +32,12 @@ _CJK_CLOSERS = "」』”’）】》〉\"'"
 #
 # Sentence ends: . ! ? … (and Arabic, Devanagari) before whitespace, closing quotes
 # and brackets included; the full-width terminators need no space after them.
-_SENTENCE = re.compile(
-    rf"[.!?…‽؟।॥۔。！？｡](?:(?<=[.!?…‽])[.!?…‽]*[{_CLOSERS}]*(?=[{_S}])"
-    rf"|(?<=[؟।॥۔])[؟।॥۔]*[{_CLOSERS}]*(?=[{_S}])|(?<=[。！？｡])[。！？｡]*[{_CJK_CLOSERS}]*)"
+_TERMINATORS = ".!?…‽؟।॥۔。！？｡"
+_SENTENCE_REST = (
+    rf"(?<=[.!?…‽])[.!?…‽]*[{_CLOSERS}]*(?=[{_S}])"
+    rf"|(?<=[؟।॥۔])[؟।॥۔]*[{_CLOSERS}]*(?=[{_S}])|(?<=[。！？｡])[。！？｡]*[{_CJK_CLOSERS}]*"
 )
+_SENTENCE = re.compile(rf"[{_TERMINATORS}](?:{_SENTENCE_REST})")
 # Phrase breaks: , ; : before whitespace, spaced dashes, unspaced em/en dashes
 # between words (is_phrase_break checks the words), and the full-width comma,
 # enumeration comma, semicolon, colon.
@@ -43,6 +45,9 @@ _PHRASE = re.compile(
     rf"[,;:—–\-，、；：](?:(?<=[,;:])(?=[{_S}])|(?<=[^{_S}][ \t][—–-])[—–-]?(?=[ \t])|(?<=[—–])(?=[^{_S}])|(?<=[，、；：]))"
 )
 _PARAGRAPH = re.compile(rf"\n[{_HS}\r]*\n")
+# Line breaks and sentence ends in one scan, where an overlap may start (unit_cuts);
+# one class of every first character opens it, as above.
+_LINE_OR_SENTENCE = re.compile(rf"[\n{_TERMINATORS}](?:(?<=\n)|{_SENTENCE_REST})")
 
 # Common abbreviations that end in a period but rarely end a sentence.
 ABBREVIATIONS = frozenset(
@@ -50,6 +55,7 @@ ABBREVIATIONS = frozenset(
     "no nos vol pp approx dept est ca resp".split()
 )
 
+_LINES_AND_SENTENCES = {PARAGRAPH, LINE, SENTENCE}
 _WINDOWS = (256, 2048)  # search a short window first: cuts are usually close
 _MATCH_BATCH = 1024  # matches held at once while looking for the last cut
 
@@ -247,6 +253,29 @@ class Separators:
             if found is not None or start == lo:
                 return found
         return self._last_regex_cut(level, lo, hi)
+
+    def unit_cuts(self, levels: tuple[int, ...], lo: int, hi: int):
+        """The cuts of all these levels in [lo, hi] (where the overlap's units may
+        start), in order, a cut found by two levels perhaps twice. Line breaks with
+        sentence ends (smart) are found in one scan; a paragraph break is a line
+        break too."""
+        if LINE in levels and set(levels) <= _LINES_AND_SENTENCES:
+            return self._line_and_sentence_cuts(lo, hi) if SENTENCE in levels else self._line_cuts(lo, hi)
+        return self._cuts_of_levels(levels, lo, hi)
+
+    def _cuts_of_levels(self, levels: tuple[int, ...], lo: int, hi: int):
+        return sorted(cut for level in levels for cut in self.cuts(level, lo, hi))
+
+    def _line_and_sentence_cuts(self, lo: int, hi: int):
+        """cuts(LINE) and cuts(SENTENCE) merged, in order: one scan for both."""
+        text = self.text
+        for m in _LINE_OR_SENTENCE.finditer(text, max(0, lo - 8), min(self.n, hi + 1)):
+            i = m.start()
+            if text[i] == "\n":
+                if i >= lo and not is_soft_wrap(text, i):
+                    yield i
+            elif lo <= m.end() <= hi and is_sentence_end(text, m):
+                yield m.end()
 
     def is_unit_start(self, i: int, levels) -> bool:
         """Does a unit of one of these levels (a sentence, a line...) start at i: is i
