@@ -220,10 +220,10 @@ def test_fast_cut_patterns_match_their_plain_form():
             assert found == [m.span() for m in plain.finditer(text)], text
 
 
-def test_one_scan_for_line_and_sentence_cuts_finds_what_each_level_finds():
-    """Separators.unit_cuts (where an overlap may start) scans line breaks and sentence
-    ends at once: the same cuts as cuts() of each level, in order, in any window,
-    fenced code included."""
+def test_one_scan_for_line_and_sentence_starts_finds_what_each_level_finds():
+    """Separators.unit_starts (where an overlap may start) scans line breaks and
+    sentence ends at once: the same starts as the document's chunk_start of every
+    level's cuts, in order, each once, in any window, fenced code and code included."""
     import random
 
     from chunkwise import Document
@@ -231,21 +231,22 @@ def test_one_scan_for_line_and_sentence_cuts_finds_what_each_level_finds():
 
     rng = random.Random(7)
     pieces = ["Dr. ", "Fig. 3", "J. R. R. ", "1. ", "e.g. ", "word", "Word", "ok.", "end!\"", "(why?)", "。", "！」",
-              "\n", "\n\n", "\n \n", " ", "\t", "…", "؟", "\u2029", "\x1f", "a", "B", ",", "\n```python\n", "\n```\n", "x = 1  # no. Yes\n", "def f():\n"]
+              "\n", "\n\n", "\n \n", " ", "\t", "…", "؟", "\u2029", "\x1f", "a", "B", ",", "\n```python\n", "\n```\n",
+              "x = 1  # no. Yes\n", "def f():\n", "    "]
     texts = [(CORPUS / name).read_text(encoding="utf-8")[:20000] for name in ("gpl-3.txt", "cjk.txt", "node-net.md")]
     texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 80))) for _ in range(3000)]
-    groups = ((PARAGRAPH, LINE, SENTENCE), (PARAGRAPH, LINE), (LINE, SENTENCE), (LINE,), (PARAGRAPH,))
     texts.append((CORPUS / "argparse.py.txt").read_text(encoding="utf-8")[:20000])
+    groups = ((PARAGRAPH, LINE, SENTENCE), (PARAGRAPH, LINE), (LINE, SENTENCE), (LINE,), (PARAGRAPH,))
     for n, text in enumerate(texts):
         doc = Document(text)
+        # (the code strategy cuts prose with the code separators)
         for seps in (doc.separators, doc.code_separators) if n % 10 == 0 else (doc.separators,):
             for _ in range(4):
                 lo = rng.randint(0, len(text))
                 hi = rng.randint(lo - 1, min(len(text), lo + 400))
                 for levels in groups:
-                    found = list(seps.unit_cuts(levels, lo, hi))
-                    assert found == sorted(found), (text, lo, hi, levels)
-                    assert set(found) == {c for level in levels for c in seps.cuts(level, lo, hi)}, (text, lo, hi, levels)
+                    want = sorted({doc.chunk_start(c) for level in levels for c in seps.cuts(level, lo, hi)})
+                    assert seps.unit_starts(levels, lo, hi, doc.chunk_start) == want, (text, lo, hi, levels)
 
 
 def test_sentence_end_check_is_exposed_for_abbreviations():

@@ -97,8 +97,8 @@ class CodeSeparators(Separators):
         pos, _, i, j = self._range(level, lo, hi)
         return iter(pos[i:j])
 
-    def unit_cuts(self, levels: tuple[int, ...], lo: int, hi: int):
-        return self._cuts_of_levels(levels, lo, hi)  # code's own line cuts
+    def unit_starts(self, levels: tuple[int, ...], lo: int, hi: int, chunk_start) -> list[int]:
+        return self._starts_of_cuts(levels, lo, hi, chunk_start)  # code's own line cuts
 
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
         if level not in self._levels:

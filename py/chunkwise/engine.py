@@ -535,7 +535,7 @@ class ChunkJob:
         there is none, the nearest shorter one (a short overlap that starts where a
         sentence starts reads better than a long one that starts mid-sentence);
         where there is none either, the nearest longer one up to `longest`."""
-        index, text, chunk_start, unit_cuts = self.index, self.text, self.document.chunk_start, self.seps.unit_cuts
+        index, text, chunk_start, unit_starts_in = self.index, self.text, self.document.chunk_start, self.seps.unit_starts
         fewest, most, longest = self._overlap_range
         a_tokens = index.tokens_before(a)
 
@@ -552,18 +552,16 @@ class ChunkJob:
         # only when nothing in range is found.
         short = min(end, max(near, index.offset_after(end_tokens - fewest + 1)))
 
-        def unit_starts(first: int, stop: int) -> list[list[tuple[int, int]]]:
-            """Per group, the (tail estimate, start) of each unit start in [first, stop)."""
+        def unit_starts(first: int, stop: int) -> Iterator[list[tuple[int, int]]]:
+            """Per group, the (tail estimate, start) of each unit start in [first, stop);
+            lazily: a weaker group is searched only when a stronger one has no start."""
             if first >= stop:
-                return [[] for _ in groups]
+                return
             # a unit may follow a cut in the whitespace before first (a start is never before its cut)
             scan_from = trim_end(text, a, first)
-            out = []
             for levels in groups:
-                found = unit_cuts(levels, scan_from, stop - 1)
-                starts = sorted({s for s in map(chunk_start, found) if first <= s < stop})  # code keeps indentation
-                out.append([(end_tokens - tokens, s) for tokens, s in zip(index.tokens_before_each(starts), starts)])
-            return out
+                starts = [s for s in unit_starts_in(levels, scan_from, stop - 1, chunk_start) if first <= s < stop]
+                yield [(end_tokens - tokens, s) for tokens, s in zip(index.tokens_before_each(starts), starts)]
 
         wanted = self.settings.overlap
 

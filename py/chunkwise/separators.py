@@ -45,7 +45,7 @@ _PHRASE = re.compile(
     rf"[,;:—–\-，、；：](?:(?<=[,;:])(?=[{_S}])|(?<=[^{_S}][ \t][—–-])[—–-]?(?=[ \t])|(?<=[—–])(?=[^{_S}])|(?<=[，、；：]))"
 )
 _PARAGRAPH = re.compile(rf"\n[{_HS}\r]*\n")
-# Line breaks and sentence ends in one scan, where an overlap may start (unit_cuts);
+# Line breaks and sentence ends in one scan, where an overlap may start (unit_starts);
 # one class of every first character opens it, as above.
 _LINE_OR_SENTENCE = re.compile(rf"[\n{_TERMINATORS}](?:(?<=\n)|{_SENTENCE_REST})")
 
@@ -254,17 +254,25 @@ class Separators:
                 return found
         return self._last_regex_cut(level, lo, hi)
 
-    def unit_cuts(self, levels: tuple[int, ...], lo: int, hi: int):
-        """The cuts of all these levels in [lo, hi] (where the overlap's units may
-        start), in order, a cut found by two levels perhaps twice. Line breaks with
-        sentence ends (smart) are found in one scan; a paragraph break is a line
-        break too."""
-        if LINE in levels and set(levels) <= _LINES_AND_SENTENCES:
-            return self._line_and_sentence_cuts(lo, hi) if SENTENCE in levels else self._line_cuts(lo, hi)
-        return self._cuts_of_levels(levels, lo, hi)
+    def unit_starts(self, levels: tuple[int, ...], lo: int, hi: int, chunk_start) -> list[int]:
+        """Where the units after the cuts of these levels in [lo, hi] start (where an
+        overlap may start), in order, each once: chunk_start (the document's) of each
+        cut. Line breaks, with sentence ends or not, are found in one scan (a paragraph
+        break is a line break too), and their units start past the whitespace: the
+        document's chunk_start wherever these separators are prose."""
+        if LINE not in levels or not set(levels) <= _LINES_AND_SENTENCES:
+            return self._starts_of_cuts(levels, lo, hi, chunk_start)
+        cuts = self._line_and_sentence_cuts(lo, hi) if SENTENCE in levels else self._line_cuts(lo, hi)
+        text, starts, last = self.text, [], -1
+        for cut in cuts:
+            start = skip_space(text, cut)
+            if start != last:  # the cuts come in order: so do their starts
+                starts.append(start)
+                last = start
+        return starts
 
-    def _cuts_of_levels(self, levels: tuple[int, ...], lo: int, hi: int):
-        return sorted(cut for level in levels for cut in self.cuts(level, lo, hi))
+    def _starts_of_cuts(self, levels: tuple[int, ...], lo: int, hi: int, chunk_start) -> list[int]:
+        return sorted({chunk_start(cut) for level in levels for cut in self.cuts(level, lo, hi)})
 
     def _line_and_sentence_cuts(self, lo: int, hi: int):
         """cuts(LINE) and cuts(SENTENCE) merged, in order: one scan for both."""
