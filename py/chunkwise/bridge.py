@@ -86,7 +86,11 @@ class Session:
     def _replace(self, text: str) -> None:
         self.document = self.job = self.finished = None  # nothing stale if this fails
         self.document = Document(text)
-        self._astral = [m.start() for m in _ASTRAL.finditer(self.document.text)]
+        text = self.document.text  # (no lone surrogate: UTF-16 encodes it)
+        # Most text has no astral character: its UTF-16 length, a copy in C, says so
+        # ten times faster than the regex scan that finds them.
+        has_astral = len(text.encode("utf-16-le")) > 2 * len(text)
+        self._astral = [m.start() for m in _ASTRAL.finditer(text)] if has_astral else []
 
     def size(self) -> dict:
         """The text's size in characters (code points) and UTF-8 bytes."""
