@@ -13,6 +13,7 @@ their spans and labels (the `headings` path of a chunk).
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import sys
@@ -164,6 +165,43 @@ _RAW_RUST = re.compile(r"(#*)\"")
 _RAW_CPP = re.compile(r"\"([^()\\\s]{0,16})\(")
 
 
+@functools.lru_cache(maxsize=None)
+def _patterns(lang: Language):
+    """A language's scanner patterns, built once (a Markdown file can have hundreds
+    of fenced blocks of one language): (the event groups' kinds, the trigger, the
+    events, the block comments' closers, the definition and transparent patterns)."""
+    alternatives = []
+    kinds: dict[str, str] = {}
+    firsts = set("\n()[]{};")
+
+    def add(kind: str, pattern: str, first: str):
+        group = f"g{len(alternatives)}"
+        kinds[group] = kind
+        alternatives.append(f"(?P<{group}>{pattern})")
+        firsts.update(first)
+
+    for open_, close, nests in lang.block_comments:
+        add(f"block:{open_}", ("^" if open_ == "=begin" else "") + re.escape(open_), open_[0])
+    for marker in lang.line_comments:
+        pattern = re.escape(marker)
+        if marker == "#" and lang.name == "php":
+            pattern = r"#(?!\[)"
+        elif marker == "#" and lang.name == "ruby":
+            pattern = r"#(?!\{)"  # "#{" outside quotes is interpolation (in a regexp literal, %w[]...)
+        add("line", pattern, marker[0])
+    prefixed = ("rawrust", "rawcpp", "verbatim")
+    for kind in sorted(lang.strings, key=lambda k: (k not in prefixed, -len(_OPENER[k][0]))):
+        add(kind, *_OPENER[kind])
+    # The scanner jumps to the next character that can start something (one
+    # character class: re skips ahead fast), then reads what starts there.
+    trigger = re.compile("[" + "".join(re.escape(c) for c in sorted(firsts)) + "]")
+    events = re.compile("|".join(alternatives), re.M) if alternatives else None
+    block = {f"block:{o}": (c, nests) for o, c, nests in lang.block_comments}
+    decl = re.compile(lang.decl) if lang.decl else None
+    transparent = re.compile(lang.transparent) if lang.transparent else None
+    return kinds, trigger, events, block, decl, transparent
+
+
 class _Scanner:
     def __init__(self, text: str, lang: Language):
         # The patterns (\w, \b) run over the text as known to this Python (uniclass.py),
@@ -185,36 +223,7 @@ class _Scanner:
         self.open_defs: list[tuple[int, int, int, str, bool]] = []  # (body depth or indent, line index, first, label, transparent)
         self.prev_line_end = 0
         self.sql_open = False
-        alternatives = []
-        self.kinds: dict[str, str] = {}
-
-        firsts = set("\n()[]{};")
-
-        def add(kind: str, pattern: str, first: str):
-            group = f"g{len(alternatives)}"
-            self.kinds[group] = kind
-            alternatives.append(f"(?P<{group}>{pattern})")
-            firsts.update(first)
-
-        for open_, close, nests in lang.block_comments:
-            add(f"block:{open_}", ("^" if open_ == "=begin" else "") + re.escape(open_), open_[0])
-        for marker in lang.line_comments:
-            pattern = re.escape(marker)
-            if marker == "#" and lang.name == "php":
-                pattern = r"#(?!\[)"
-            elif marker == "#" and lang.name == "ruby":
-                pattern = r"#(?!\{)"  # "#{" outside quotes is interpolation (in a regexp literal, %w[]...)
-            add("line", pattern, marker[0])
-        prefixed = ("rawrust", "rawcpp", "verbatim")
-        for kind in sorted(lang.strings, key=lambda k: (k not in prefixed, -len(_OPENER[k][0]))):
-            add(kind, *_OPENER[kind])
-        # The scanner jumps to the next character that can start something (one
-        # character class: re skips ahead fast), then reads what starts there.
-        self.trigger = re.compile("[" + "".join(re.escape(c) for c in sorted(firsts)) + "]")
-        self.events = re.compile("|".join(alternatives), re.M) if alternatives else None
-        self.block = {f"block:{o}": (c, nests) for o, c, nests in lang.block_comments}
-        self.decl = re.compile(lang.decl) if lang.decl else None
-        self.transparent = re.compile(lang.transparent) if lang.transparent else None
+        self.kinds, self.trigger, self.events, self.block, self.decl, self.transparent = _patterns(lang)
 
     # -- line breaks --------------------------------------------------------
     def _mark(self, lo: int, hi: int, state: int) -> None:

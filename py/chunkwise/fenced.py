@@ -130,7 +130,7 @@ class FencedSeparators(Separators):
         return super().unit_starts(levels, lo, hi, chunk_start)
 
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
-        if level not in _CODE_LEVELS:
+        if level not in _CODE_LEVELS or not self.has_code(lo, hi):  # most windows: prose only
             return super().last(level, lo, hi)
         if hi < lo:
             return None
