@@ -234,8 +234,8 @@ def test_a_cut_is_made_only_where_the_merge_cannot_cross(encoding):
         alphabet = rng.choice(["x", "ab", "aab", "abc", " \n", "中文日本", "e\u0301", "0123456789", "xyzzy!"])
         piece = "".join(rng.choice(alphabet) for _ in range(rng.randint(2, 40))).encode("utf-8")
         c = rng.randint(1, len(piece) - 1)
-        apart = bpe.merge(piece[:c], ranks, trace=(array("i"), {}, {})) + bpe.merge(piece[c:], ranks, trace=(array("i"), {}, {}))
-        whole = bpe.merge(piece, ranks, trace=(array("i"), {}, {}))
+        apart = bpe.merge(piece[:c], ranks, trace=(array("I"), {}, {})) + bpe.merge(piece[c:], ranks, trace=(array("I"), {}, {}))
+        whole = bpe.merge(piece, ranks, trace=(array("I"), {}, {}))
         spans = not bpe._no_token_across(piece, c, ranks, vocab)
         holds = bpe.seams_hold(piece[:c], piece[c:], ranks)
         if not spans or holds:

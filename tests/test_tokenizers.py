@@ -242,3 +242,15 @@ def test_the_pure_token_index_keeps_a_c_int_a_token():
     peak, kept = _index_memory(tok, "🇩🇪🇫🇷🇯🇵🇧🇷" * 12_500)
     assert kept < 8, kept
     assert peak < 30, peak
+
+
+@pytest.mark.parametrize("base", [0, (1 << 31) - 5, (1 << 32) - 5, 1 << 40])
+def test_pure_token_ends_hold_offsets_of_any_size(base):
+    """The pure backend keeps token ends in an unsigned C int array, wider past
+    2**32 characters: every end is the running sum of the tokens' characters."""
+    from itertools import accumulate
+
+    tok = get_tokenizer("cl100k_base", "pure")
+    text = "Offsets past 2**31 and 2**32 — ünïcode 😀 too.\n"
+    expected = list(accumulate(map(tok.token_chars.__getitem__, tok.encode(text)), initial=base))[1:]
+    assert tok.char_ends(text, base).tolist() == expected

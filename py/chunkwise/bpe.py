@@ -46,10 +46,11 @@ def merge(piece: bytes, ranks: dict[bytes, int], work: list | None = None, trace
         return [whole]
     get = ranks.get
     starts = bytearray(b"\x01") * (n + 1)  # starts[n]: the end, so find() always finds
-    rank_at = array("i", (get(piece[i : i + 2], NONE) for i in range(n - 1)))
+    # (unsigned arrays: stored without the argument parser the signed types call per item)
+    rank_at = array("I", (get(piece[i : i + 2], NONE) for i in range(n - 1)))
     rank_at.append(NONE)
     blocks = (n + BLOCK - 1) // BLOCK
-    lowest = array("i", (min(rank_at[b * BLOCK : b * BLOCK + BLOCK]) for b in range(blocks)))
+    lowest = array("I", (min(rank_at[b * BLOCK : b * BLOCK + BLOCK]) for b in range(blocks)))
     heap = [r << _SHIFT | b for b, r in enumerate(lowest) if r != NONE]
     heapify(heap)
     ops = len(heap)
@@ -193,7 +194,7 @@ def _traced(piece: bytes, ranks: dict[bytes, int], memo: dict) -> tuple:
     last part's start at the merges that grow it) of one segment, remembered."""
     known = memo.get(piece)
     if known is None:
-        steps, first, last = array("i"), {}, {}
+        steps, first, last = array("I"), {}, {}
         ids = merge(piece, ranks, trace=(steps, first, last))
         if len(memo) >= 8:
             memo.clear()
