@@ -5,6 +5,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import NamedTuple
 
 from .whitespace import is_blank, skip_space, strip
@@ -20,7 +21,7 @@ _HEADING_MARK = re.compile(r"\n {0,3}[#=\-]")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+$|^#+$")
 
 
-@dataclass(frozen=True, slots=True)  # (no __dict__: a document can have a million headings)
+@dataclass(slots=True)  # (no __dict__: a document can have a million headings; not frozen: made faster)
 class Heading:
     start: int  # where the heading's first line begins: the cut goes before it
     end: int  # end of its last line (the underline for Setext)
@@ -84,15 +85,17 @@ def scan_markdown(text: str) -> tuple[list[Heading], list[Fence]]:
     for m in _HEADING_MARK.finditer(padded):
         if padded[m.end() - 1] == "#":
             atx = _ATX.match(padded, m.start())
-            if atx and not _inside(atx.start(), code, starts):
-                title = strip(_CLOSING_HASHES.sub("", strip(atx.group(2) or "")))
+            if atx and not (code and _inside(atx.start(), code, starts)):
+                title = strip(atx.group(2) or "")
+                if "#" in title:  # (most titles have no closing hashes to drop)
+                    title = strip(_CLOSING_HASHES.sub("", title))
                 found.append(Heading(atx.start(), atx.end() - 1, len(atx.group(1)), titles.setdefault(title, title)))
         else:
             line = _UNDERLINE.match(padded, m.start())
             heading = line and _setext(text, line.start(), line.end() - 1, line.group(1)[0])
-            if heading and not _inside(heading.start, code, starts):
+            if heading and not (code and _inside(heading.start, code, starts)):
                 found.append(heading)
-    found.sort(key=lambda h: h.start)
+    found.sort(key=attrgetter("start"))
     return found, blocks
 
 
@@ -121,12 +124,15 @@ class Outline:
         self.starts = [h.start for h in self.headings]
         self._paths = []
         paths: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct path
-        stack: list[Heading] = []
+        levels: list[int] = []  # the open headings' levels and titles, outermost first
+        titles: list[str] = []
         for h in self.headings:
-            while stack and stack[-1].level >= h.level:
-                stack.pop()
-            stack.append(h)
-            path = tuple(s.title for s in stack)
+            while levels and levels[-1] >= h.level:
+                levels.pop()
+                titles.pop()
+            levels.append(h.level)
+            titles.append(h.title)
+            path = tuple(titles)
             self._paths.append(paths.setdefault(path, path))
 
     def path_at(self, pos: int) -> tuple[str, ...]:
