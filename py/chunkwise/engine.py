@@ -460,11 +460,14 @@ class ChunkJob:
         seps = self.seps
         for level in BALANCED_LEVELS:
             before = seps.last(level, lo, goal)
-            after = seps.first(level, goal + 1, w.hi)
-            if before is not None and (after is None or goal - before <= after - goal):
-                return Candidate(before, level)
+            # a cut after the goal wins only when it is nearer than the one before
+            # (a tie goes to the earlier): it is looked for no farther than that
+            reach = w.hi if before is None else min(w.hi, 2 * goal - before - 1)
+            after = seps.first(level, goal + 1, reach) if reach > goal else None
             if after is not None:
                 return Candidate(after, level)
+            if before is not None:
+                return Candidate(before, level)
         return None
 
     def topic_cut(self, w: Window) -> Candidate | None:
