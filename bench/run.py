@@ -269,7 +269,7 @@ def corpus_section(runs: int, quick: bool) -> tuple[str, dict]:
     return scaleout.section(quick)
 
 
-ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0, "shapes": "", "repeats": 2}
+ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0, "shapes": "", "repeats": 3}
 
 
 def adversarial_section() -> tuple[str, dict]:
@@ -304,7 +304,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=600, help="with adversarial: seconds per run (default 600)")
     parser.add_argument("--shapes", default="", help="with adversarial: only shapes naming one of these words (giant,flag,...)")
     parser.add_argument("--repeats", type=int, default=ADVERSARIAL["repeats"],
-                        help="with adversarial: fresh processes per measurement, the fastest kept (default 2)")
+                        help="with adversarial: fresh processes per measurement, the fastest kept; the two largest sizes alternate (default 3)")
     args = parser.parse_args()
     args.only = [name for name in args.only if name != "all"]  # "all" is the default
     if args.adversarial:
