@@ -125,3 +125,16 @@ def test_indentation_that_leaves_no_room_for_its_line_is_dropped_not_an_error(te
     chunks = chunkwise.chunk(text, **settings)
     budget = settings["max_tokens"] if settings.get("encoding") == "chars" else max(settings["max_tokens"], 4)
     assert_invariants(text, chunks, budget, settings.get("encoding", "cl100k_base"), settings["overlap"])
+
+
+@pytest.mark.parametrize("strategy", chunkwise.STRATEGIES)
+def test_every_strategy_chunks_code(strategy):
+    """Each strategy on code of every language keeps the contract. markdown on
+    code (the page's Automatic language reads a .py file as Python) raised
+    AttributeError: the code outline had no body_after."""
+    for name, (language, text) in sorted(FILES.items()):
+        if language == "markdown":
+            continue
+        text = text[:6000]
+        result = chunkwise.chunk_document(text, max_tokens=64, strategy=strategy, language=language)
+        assert_invariants(text, result.chunks, 64, "cl100k_base", result.settings.overlap)

@@ -41,6 +41,9 @@ class CodeOutline:
     def heading_at(self, pos: int):
         return None
 
+    def body_after(self, pos: int) -> int:
+        return pos  # (no heading to step over)
+
 
 class CodeSeparators(Separators):
     """Candidate cuts of the code levels, found once; the prose levels below them
