@@ -13,8 +13,9 @@ class Run {
   constructor(engine, id, handlers) {
     this.engine = engine;
     this.id = id;
-    this.handlers = handlers; // onStart(warnings, size), onChunks(chunks, progress)
+    this.handlers = handlers; // onStart(warnings, size, language), onChunks(chunks, progress)
     this.finished = false;
+    this.language = null; // what the text was read as, once started: {name ("text": prose), label, note}
     this.done = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
   }
 
@@ -78,7 +79,10 @@ export class Engine {
         if (msg.request === "text") this.sentText = null; // the worker has no document: resend next time
         return this.forRun(msg, (run) => run.settle.reject(new Error(msg.message)));
       case "started":
-        return this.forRun(msg, (run) => run.handlers.onStart(msg.warnings, msg.size, msg.language));
+        return this.forRun(msg, (run) => {
+          run.language = msg.language;
+          run.handlers.onStart(msg.warnings, msg.size, msg.language);
+        });
       case "chunks":
         return this.forRun(msg, (run) => run.handlers.onChunks(msg.chunks, msg.progress));
       case "done":

@@ -798,8 +798,8 @@ for (const button of ui.downloads) {
 for (const [button, make, what] of [[ui.copyCli, commandLine, "command line"], [ui.copyPython, pythonCode, "Python"]]) {
   button.addEventListener("click", async () => {
     const text = make(settings, many
-      ? { names: many.files.map((f) => f.name) }
-      : { name: source.name, inputEncoding: source.chosenEncoding, headers: false });
+      ? { names: many.files.map((f) => f.name), language }
+      : { name: source.name, inputEncoding: source.chosenEncoding, headers: false, language, readAs: current?.language });
     ui.copied.textContent = text;
     ui.copied.hidden = false;
     try {

@@ -53,14 +53,34 @@ const pyq = (s) => JSON.stringify(s);
 // The file the command reads: the opened file's name, or a stand-in for pasted text.
 const fileOf = (name) => name || "pasted.txt";
 
+// The language to name: a chosen one (or "text", prose) always. "Automatic" reads a
+// file by its name's language, else by strong signs in the text, which the CLI
+// without --language never looks at: a language the run detected in the text is
+// named (`readAs`: the run's {name, detected}). Several files are each read by their
+// names, in the page as by the CLI.
+function cliLanguage(language, readAs, several) {
+  if (language && language !== "auto") return language;
+  return !several && readAs?.detected ? readAs.name : null;
+}
+// chunkwise.chunk knows no file name and reads prose unless told: whatever the run
+// read the text as is named, unless prose.
+function apiLanguage(language, readAs, several) {
+  const name = language && language !== "auto" ? language : several ? null : readAs?.name;
+  return name && name !== "text" ? name : null;
+}
+
 // `python -m chunkwise FILE ...` with every setting spelled out (automatic overlap: the CLI's own default).
 // `names`: several files, as one command (its records name their `source`).
-export function commandLine(s, { name, names, inputEncoding, format = "jsonl", headers = false } = {}) {
+// `language`: the page's choice ("auto", "text" or a language); `readAs`: what the run read the text as
+// (the engine's {name, detected}).
+export function commandLine(s, { name, names, inputEncoding, format = "jsonl", headers = false, language, readAs } = {}) {
   const files = names ? names.map(shq) : [shq(fileOf(name))];
   const args = ["python", "-m", "chunkwise", ...files, "--max-tokens", String(s.max_tokens)];
   if (!s.overlapAuto) args.push("--overlap", String(s.overlap));
   if (chosenUnit(s)) args.push("--overlap-unit", chosenUnit(s));
   args.push("--strategy", s.strategy, ...tokenizerArgs(s));
+  const lang = cliLanguage(language, readAs, Boolean(names));
+  if (lang) args.push("--language", lang);
   if (inputEncoding) args.push("--input-encoding", shq(inputEncoding));
   if (format !== "jsonl") args.push("--format", format);
   if (headers) args.push("--headers");
@@ -79,26 +99,33 @@ function tokenizerArgs(s) {
 
 // The same run as a Python script: the file decoded as the CLI decodes it, the
 // same chunks, the same JSONL bytes written.
-export function pythonCode(s, { name, names, inputEncoding } = {}) {
+export function pythonCode(s, { name, names, inputEncoding, language, readAs } = {}) {
   const file = fileOf(name);
   const args = [`max_tokens=${s.max_tokens}`];
   if (!s.overlapAuto) args.push(`overlap=${s.overlap}`);
   if (chosenUnit(s)) args.push(`overlap_unit=${pyq(chosenUnit(s))}`);
   const local = isLocal(s.encoding);
   args.push(`strategy=${pyq(s.strategy)}`, `encoding=${local ? "encoding" : pyq(s.encoding)}`);
+  // chunkwise.chunk reads prose unless told (it knows no file name): several files
+  // are each read by their names' language, as the CLI reads them.
+  const lang = apiLanguage(language, readAs, Boolean(names));
+  const byName = names && (!language || language === "auto");
+  if (lang) args.push(`language=${pyq(lang)}`);
+  if (byName) args.push("language=language");
   // A tokenizer.json is registered first; its name is what `encoding` then says.
   const register = local ? [`encoding = chunkwise.register_tokenizer(${pyq(fileName(s.encoding))})`] : [];
   if (names) {
     return [
       "import sys",
       "import chunkwise",
-      "from chunkwise import export, textio",
+      `from chunkwise import export, ${byName ? "languages, " : ""}textio`,
       "",
       ...register,
       "groups = []",
       `for name in [${names.map(pyq).join(", ")}]:`,
       "    with open(name, \"rb\") as f:",
       "        text, info = textio.decode_bytes(f.read())",
+      ...(byName ? ["    language = languages.choose(None, name, text)[0] or \"text\""] : []),
       `    groups.append((chunkwise.chunk(text, ${args.join(", ")}), name))`,
       "sys.stdout.buffer.write(export.render_many(groups, \"jsonl\").encode(\"utf-8\"))",
       "",

@@ -163,7 +163,8 @@ def test_the_language_follows_the_file_name_the_picker_or_the_text(tmp_path):
     session.set_text(code)
     settings = {"max_tokens": 40, "overlap": 0, "strategy": "smart", "encoding": "cl100k_base"}
     by_name = run(session, **settings, language="auto", filename="a.py")
-    assert by_name["started"]["language"] == {"name": "python", "label": "Python", "note": "from the file name a.py"}
+    assert by_name["started"]["language"] == {"name": "python", "label": "Python", "note": "from the file name a.py",
+                                              "detected": False}
     records = by_name["records"]
     assert {r["boundary"] for r in records[:-1]} <= {"definition", "nested"}
     assert all(h in ("class A", "def m") for r in records for h in r["headings"])
@@ -181,6 +182,8 @@ def test_the_language_follows_the_file_name_the_picker_or_the_text(tmp_path):
     detected = run(session, **settings, language="auto")
     assert detected["started"]["language"]["name"] == "python"
     assert "look like Python" in detected["started"]["language"]["note"]
+    assert detected["started"]["language"]["detected"]  # (the page's copied command names it)
+    assert not run(session, **settings, language="python")["started"]["language"]["detected"]
 
 
 def test_several_files_export_equals_the_cli_with_several_files(tmp_path):

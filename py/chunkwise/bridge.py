@@ -21,7 +21,7 @@ from . import __version__, export, stats
 from .about import DEFAULTS, describe
 from .engine import ChunkJob, Document, chunk_document
 from .hf_registry import provide_preset, register_file
-from .languages import LANGUAGES, choose
+from .languages import LANGUAGES, choose, from_filename
 from .presets import truncation_warning
 from .textio import decode_bytes
 from .tokenizers import get_tokenizer
@@ -106,7 +106,8 @@ class Session:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)
         self.finished = None
-        self._read_as(s.get("language") or "auto", s.get("filename"))
+        given, filename = s.get("language") or "auto", s.get("filename")
+        self._read_as(given, filename)
         self.model = s.get("model") or None
         self.job = ChunkJob(self.document, **_settings(s))
         settings = self.job.settings
@@ -116,7 +117,9 @@ class Session:
             "strategy": settings.strategy, "encoding": settings.encoding,
             "overlap_unit": settings.overlap_unit},
             "language": {"name": lang or "text", "label": LANGUAGES[lang].label if lang else "prose",
-                         "note": self.document.language_note}})
+                         "note": self.document.language_note,
+                         # decided from the text: the CLI does so only when told (--language)
+                         "detected": given == "auto" and lang != from_filename(filename)}})
 
     def _read_as(self, language: str, filename: str | None) -> None:
         """Read the document as `language` ("auto": the file name's, else strong

@@ -19,6 +19,8 @@ const FILES = [
   ["guide.md", Buffer.from(markdownDoc(2, 3))],
   ["notes.txt", Buffer.from(markdownDoc(8, 2).replace(/\n/g, "\r\n"))],
   ["latin.txt", Buffer.concat([Buffer.from("Caf"), Buffer.from([0xe9]), Buffer.from(" au lait. Une phrase de plus.\n")])],
+  // read as Python by its name, in the page as by the CLI (and so by the copied Python)
+  ["tool.py", Buffer.from(Array.from({ length: 8 }, (_, i) => `def f${i}(x):\n    # step ${i}\n    return x + ${i}\n\n\n`).join(""))],
 ];
 for (const [name, bytes] of FILES) writeFileSync(path.join(dir, name), bytes);
 const names = FILES.map(([name]) => name);
@@ -68,6 +70,10 @@ describe("several files at once", () => {
     await page.click("[data-testid=copy-cli]");
     const command = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(command, `python -m chunkwise ${names.join(" ")} --max-tokens 256 --overlap 20 --strategy paragraphs --encoding cl100k_base > chunks.jsonl`);
+    await page.click("[data-testid=copy-python]");
+    const code = await page.evaluate(() => navigator.clipboard.readText());
+    const fromPython = execFileSync(PYTHON, ["-c", code], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
+    assert.ok(fromPython.equals(got.bytes), "the copied Python reads each file as the CLI does (tool.py as Python)");
     assert.deepEqual(await axeViolations(page), []);
   });
 

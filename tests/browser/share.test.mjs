@@ -104,6 +104,46 @@ describe("sharing a setup", () => {
     assert.ok(runPython(await clipboard(page), path.dirname(file)).equals(want));
   });
 
+  test("code read as a language: the command and the Python name it, and give the page's bytes", async () => {
+    // Python in a .txt file: Automatic reads it as Python from the text itself, which
+    // the CLI and chunkwise.chunk do only when told (they read it as prose).
+    const code = [
+      "import json", "import sys", "", "",
+      ...Array.from({ length: 6 }, (_, i) => [
+        `def step_${i}(values):`, `    """Step ${i} of the pipeline."""`, "    total = 0", "    for v in values:",
+        `        total += v * ${i + 1}`, "    return total", "", ""]).flat(),
+      "class Runner:", "    def run(self):", "        return [step_0([1, 2])]", "",
+    ].join("\n");
+    const file = tmpFile("steps.txt", code);
+    await page.setInputFiles("[data-testid=file-input]", file);
+    await waitDone(page);
+    await setSettings(page, { size: 64, strategy: "smart" });
+    assert.match(await page.textContent("[data-testid=language-note]"), /^Read as Python \(/);
+    const want = (await download(page, "download-jsonl")).bytes;
+    await page.click("[data-testid=copy-cli]");
+    const command = await clipboard(page);
+    assert.match(command, / --language python /);
+    assert.ok(runCommand(command, path.dirname(file)).equals(want), "the command line's bytes equal the download");
+    await page.click("[data-testid=copy-python]");
+    const pyCode = await clipboard(page);
+    assert.match(pyCode, /language="python"/);
+    assert.ok(runPython(pyCode, path.dirname(file)).equals(want), "the Python's bytes equal the download");
+
+    // Prose, chosen: the command names it; the Python needs nothing (prose is chunk's default).
+    await page.selectOption("[data-testid=language]", "text");
+    await waitDone(page);
+    const prose = (await download(page, "download-jsonl")).bytes;
+    assert.ok(!prose.equals(want), "read as prose, the cuts are others");
+    await page.click("[data-testid=copy-cli]");
+    const proseCommand = await clipboard(page);
+    assert.match(proseCommand, / --language text /);
+    assert.ok(runCommand(proseCommand, path.dirname(file)).equals(prose));
+    await page.click("[data-testid=copy-python]");
+    assert.ok(runPython(await clipboard(page), path.dirname(file)).equals(prose));
+    await page.selectOption("[data-testid=language]", "auto");
+    await waitDone(page);
+  });
+
   test("no errors in the console, no CSP violations", async () => {
     assert.deepEqual(app.log.pageErrors, []);
     assert.deepEqual(app.log.consoleErrors, []);
