@@ -51,6 +51,10 @@ def make(shape: str, n: int) -> str:
         return "e" + "\u0301" * (n - 1)
     if shape == "ZWJ sequences":
         return fill("👨\u200d👩\u200d👧\u200d👦")
+    if shape == "period run":
+        return "." * n
+    if shape == "spaces in a heading":
+        return "# x" + " " * (n - 6) + "#y\n"
     raise ValueError(shape)
 
 
@@ -68,6 +72,8 @@ SHAPES = [
     ("flag run", "smart"),
     ("combining marks", "smart"),
     ("ZWJ sequences", "smart"),
+    ("period run", "smart"),
+    ("spaces in a heading", "markdown"),
 ]
 
 

@@ -114,3 +114,31 @@ def test_the_last_paragraph_cut_of_a_long_blank_line_run_holds_few_matches():
         tracemalloc.stop()
     assert found == [4994, 4994, 1_000_002], found  # (the matches start at every other line break)
     assert peak < 1 << 20, peak
+
+
+# Runs that a regex tried a match from each character of, scanning the rest of the
+# run each time (all in C: no Python calls to count). Only where one token holds many
+# characters does a chunk's window hold a long run: periods (40,000 took 25 s), and a
+# heading's long run of spaces (a lazy title before "[ \t]*$", "[ \t]+#+$" for closing hashes).
+RESCANNED_RUNS = {
+    "periods": '"." * 400_000',
+    "spaces in a title": '"# x" + " " * 400_000 + "y\\n"',
+    "spaces before hashes": '"# x" + " " * 400_000 + "#y\\n"',
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESCANNED_RUNS))
+def test_runs_a_pattern_could_rescan_end_at_once(name):
+    """400,000 characters end in a few seconds, contract checks included (linear); the
+    rescans took far longer than the 120 s the child process is given, so the old code
+    fails instead of hanging the suite. Not a timing: a check that it ends."""
+    import pathlib
+    import subprocess
+
+    code = ("import chunkwise; from conftest import assert_invariants; "
+            f"text = {RESCANNED_RUNS[name]}; "
+            "[assert_invariants(text, chunkwise.chunk(text, max_tokens=64, strategy=s), 64, 'cl100k_base', 8)"
+            " for s in ('smart', 'markdown')]")
+    here = pathlib.Path(__file__).resolve().parent
+    proc = subprocess.run([sys.executable, "-c", code], cwd=here, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]

@@ -14,11 +14,12 @@ from .whitespace import is_blank, skip_space, strip
 # newline to newline (a "^" with re.M tries every offset: 5x slower on 1 MB).
 # The text is searched with a "\n" prepended, so offsets shift by one.
 _FENCE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
-_ATX = re.compile(r"\n {0,3}(#{1,6})(?:[ \t]+([^\n]*?))?[ \t]*(?=\n|\Z)")
+# (the title's trailing whitespace is stripped in Python: a lazy title before "[ \t]*$"
+# rescanned a long run of spaces inside a title from each of its characters)
+_ATX = re.compile(r"\n {0,3}(#{1,6})(?:[ \t]+([^\n]*))?(?=\n|\Z)")
 _UNDERLINE = re.compile(r"\n {0,3}(=+|-+)[ \t\r]*(?=\n|\Z)")
 _FENCE_MARK = re.compile(r"\n {0,3}[`~]")
 _HEADING_MARK = re.compile(r"\n {0,3}[#=\-]")
-_CLOSING_HASHES = re.compile(r"[ \t]+#+$|^#+$")
 
 
 @dataclass(slots=True)  # (no __dict__: a document can have a million headings; not frozen: made faster)
@@ -87,8 +88,8 @@ def scan_markdown(text: str) -> tuple[list[Heading], list[Fence]]:
             atx = _ATX.match(padded, m.start())
             if atx and not (code and _inside(atx.start(), code, starts)):
                 title = strip(atx.group(2) or "")
-                if "#" in title:  # (most titles have no closing hashes to drop)
-                    title = strip(_CLOSING_HASHES.sub("", title))
+                if title.endswith("#"):  # (most titles have no closing hashes to drop)
+                    title = _drop_closing_hashes(title)
                 found.append(Heading(atx.start(), atx.end() - 1, len(atx.group(1)), titles.setdefault(title, title)))
         else:
             line = _UNDERLINE.match(padded, m.start())
@@ -97,6 +98,16 @@ def scan_markdown(text: str) -> tuple[list[Heading], list[Fence]]:
                 found.append(heading)
     found.sort(key=attrgetter("start"))
     return found, blocks
+
+
+def _drop_closing_hashes(title: str) -> str:
+    """"Title ##" -> "Title", "##" -> "": a closing sequence is hashes after a space or
+    tab, or the whole title (CommonMark). (Not a regex: "[ \t]+#+$" tried from each
+    space of a long run, and scanned the rest of it each time.)"""
+    body = title.rstrip("#")
+    if not body:
+        return ""
+    return strip(body.rstrip(" \t")) if body[-1] in " \t" else title
 
 
 def _setext(text: str, underline: int, end: int, char: str) -> Heading | None:
