@@ -124,3 +124,22 @@ def test_a_registered_tokenizer_file_is_an_encoding_of_the_python_api(tmp_path):
     by_file = chunkwise.chunk(text, max_tokens=120, encoding=name)
     assert by_file == chunkwise.chunk(text, max_tokens=120, encoding="all-MiniLM-L6-v2")
     assert chunkwise.Chunker(max_tokens=120, encoding=name).chunk(text) == by_file
+
+
+@pytest.mark.parametrize("encoding", sorted(FAMILIES))
+def test_a_character_over_a_tiny_budget_is_a_chunk_of_its_own(encoding, hf_backend):
+    """One character can take more tokens than a tiny budget: NFKC makes ㌚ five katakana
+    (6 tokens in multilingual-e5-small), byte fallback with the word prefix gives an emoji
+    5 (llama2). The engine raised AssertionError ("no cut fits the budget"): now such a
+    character is a chunk of its own, over the budget, and a warning names the first."""
+    tokenizer = get_tokenizer(encoding)
+    text = "ab \u331a\u331a cd 😀 e\u0301f \U0001f44d\U0001f3fd ㍿ end"
+    for max_tokens in (4, 5, 6):
+        for overlap in (0, 2):
+            result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, encoding=encoding)
+            assert_invariants(text, result.chunks, max_tokens, encoding, overlap, lone_over_budget=True)
+            over = [c for c in result.chunks if c.token_count > max_tokens]
+            assert all(tokenizer.count(c.text) > max_tokens for c in over)
+            named = [w for w in result.warnings if "alone is" in w]
+            assert len(named) == (1 if over else 0), result.warnings
+    assert any(get_tokenizer(e).count(ch) > 4 for e in ("multilingual-e5-small", "llama2") for ch in ("\u331a", "😀"))

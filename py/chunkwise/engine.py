@@ -287,6 +287,7 @@ class ChunkJob:
         self.pos = doc.first
         self.prev_end = 0  # end of the previous chunk: overlap lies before it
         self.overlap_tokens = 0  # exact count of text[pos:prev_end]
+        self._over_budget_warned = False  # (see _lone_character)
 
     # The outline and the cuts are looked for only once there is a chunk to make:
     # text of whitespace alone makes none (its token count is all it gets).
@@ -333,8 +334,8 @@ class ChunkJob:
         if ending is None:  # a line's indentation leaves no room for its text: drop it
             a = skip_space(self.text, a)
             ending = self._ending(a, a)
-        if ending is None:  # no room even for one character: impossible with budget >= 4
-            raise AssertionError("no cut fits the budget")  # pragma: no cover
+        if ending is None:  # one character alone is over the budget
+            ending = self._lone_character(a)
         chunk = Chunk(
             index=len(self.chunks),
             text=self.text[a : ending.end],
@@ -380,6 +381,22 @@ class ChunkJob:
                 break
             hi = end - 1
         return None
+
+    def _lone_character(self, a: int) -> Ending:
+        """The character at a as a chunk of its own, over the budget: it alone takes more
+        tokens than that. Never with tiktoken (at most MIN_BPE_BUDGET); a Hugging Face
+        tokenizer may expand one (NFKC makes ㌚ five katakana, six tokens in
+        multilingual-e5-small; byte fallback with a word prefix gives an emoji five).
+        The first such character is named in a warning."""
+        count = self.index.count(a, a + 1)
+        if not self._over_budget_warned:
+            self._over_budget_warned = True
+            ch = self.text[a]
+            self.warnings.append(
+                f"U+{ord(ch):04X} ({ch}) alone is {count} tokens, more than max_tokens {self.settings.max_tokens}:"
+                f" each such character is a chunk of its own, over the budget."
+            )
+        return Ending(a + 1, TOKEN, a + 1, count)
 
     def _reach(self, a: int, tokens: int) -> int:
         """Roughly the farthest offset that keeps text[a:] within `tokens`."""
