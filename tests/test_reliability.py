@@ -79,3 +79,12 @@ def test_huge_settings_are_no_error():
     result = chunkwise.chunk_document(text, max_tokens=10, overlap=10**400)
     assert result.settings.overlap == 5 and result.warnings
     assert_invariants(text, result.chunks, 10, "cl100k_base", 5)
+
+
+@pytest.mark.parametrize("strategy", ["tokens", "smart", "topics"])
+def test_a_chunk_that_reaches_the_last_text_is_the_last_and_says_end(strategy):
+    """The last chunk's boundary is "end": one that ended at the last character through
+    a cut of another level (an overlap window's token cut, say) said "token"."""
+    text = " !/ \t。"
+    chunks = chunkwise.chunk(text, max_tokens=4, overlap=2, strategy=strategy, language="python", overlap_unit="word")
+    assert_invariants(text, chunks, 4, "cl100k_base", 2)

@@ -336,6 +336,8 @@ class ChunkJob:
             ending = self._ending(a, a)
         if ending is None:  # one character alone is over the budget
             ending = self._lone_character(a)
+        # a chunk that reaches the last text is the last (an overlap after it would add nothing)
+        last = ending.level == END or ending.end == self.stop
         chunk = Chunk(
             index=len(self.chunks),
             text=self.text[a : ending.end],
@@ -343,7 +345,7 @@ class ChunkJob:
             end=ending.end,
             token_count=ending.tokens,
             overlap_tokens=self.overlap_tokens if a < self.prev_end else 0,
-            boundary=BOUNDARIES[self.seps.level_of(ending.cut, ending.level) + 1] if ending.level != END else "end",
+            boundary="end" if last else BOUNDARIES[self.seps.level_of(ending.cut, ending.level) + 1],
             headings=self.outline.path_at(a),
         )
         self.chunks.append(chunk)
@@ -351,7 +353,7 @@ class ChunkJob:
         return chunk
 
     def _advance(self, a: int, ending: Ending) -> None:
-        if ending.level == END:
+        if ending.level == END or ending.end == self.stop:  # the last chunk (see _next_chunk)
             self.pos = self.stop
             return
         fresh = self.document.chunk_start(ending.cut)
