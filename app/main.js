@@ -613,16 +613,19 @@ function finishIdle() {
   else setRunState("idle", "Paste or open a document to see its chunks.");
 }
 
-// The codec choice, offered when decoding replaced bytes (or refused a file).
+// The codec choice, offered when decoding replaced bytes (or refused a file). A refused
+// file was read as no codec: none is shown as chosen, so choosing any (UTF-8 too,
+// NULs and all) is a change that reads it.
 let encodingFile = null;
 function showEncodingChoice(current, show, file = encodingFile) {
   encodingFile = show ? file : null;
   ui.encodingRow.hidden = !show;
   if (!show) return;
   if (!ui.fileEncoding.options.length) {
+    ui.fileEncoding.append(el("option", { value: "", disabled: true }, "Choose an encoding…"));
     for (const [value, label] of FILE_ENCODINGS) ui.fileEncoding.append(el("option", { value }, label));
   }
-  ui.fileEncoding.value = current && FILE_ENCODINGS.some(([v]) => v === current) ? current : "utf-8";
+  ui.fileEncoding.value = current == null ? "" : FILE_ENCODINGS.some(([v]) => v === current) ? current : "utf-8";
 }
 ui.fileEncoding.addEventListener("change", () => {
   if (encodingFile) openFile(encodingFile, ui.fileEncoding.value);

@@ -131,6 +131,18 @@ describe("getting text in: undo, line endings, encodings, refusals", () => {
     assert.equal((await readDocumentView(page)).text, doc, "nothing was replaced");
     await screenshot(page, "binary-refused");
 
+    // Text with NUL bytes is refused too; no codec is shown as chosen, so choosing UTF-8
+    // (the one a user means: the CLI reads it so, with a warning) reads it.
+    const nul = tmpFile("nul.txt", Buffer.from("Text with NULs.\0 More\0\0 text here. ".repeat(40) + "\n\0\n"));
+    await page.setInputFiles("[data-testid=file-input]", nul);
+    await page.waitForFunction(() => /nul\.txt does not look like text/.test(document.querySelector("[data-testid=input-notice]").textContent));
+    await waitDone(page);
+    assert.equal(await page.inputValue("[data-testid=file-encoding]"), "", "no codec shown as the one used");
+    await page.selectOption("[data-testid=file-encoding]", "utf-8");
+    await waitDone(page);
+    assert.ok((await download(page, "download-jsonl")).bytes.equals(cliWith(nul, ["--input-encoding", "utf-8"])));
+    await paste(page, doc);
+
     await page.setInputFiles("[data-testid=file-input]", tmpFile("empty.txt", ""));
     await page.waitForFunction(() => /empty/.test(document.querySelector("[data-testid=input-notice]").textContent));
     assert.match(await notice(page), /empty\.txt is empty \(0 bytes\)/);
