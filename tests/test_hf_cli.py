@@ -83,6 +83,25 @@ def test_bad_tokenizer_files_get_a_clear_message(tmp_path):
     assert both.returncode == 2 and "choose one of --encoding, --model and --tokenizer" in both.stderr
 
 
+def _one_error_line(out) -> str:
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    return lines[0]
+
+
+def test_a_tokenizer_files_text_is_never_a_file_name(tmp_path):
+    """--tokenizer FILE reads FILE; what FILE holds is parsed as JSON, even when it
+    does not start with "{" (it was opened as a path: a traceback, or another file)."""
+    other = tokenizer_path("all-MiniLM-L6-v2")
+    for contents in ("# Notes\n\nNot JSON.\n", "[1]", "", str(other)):
+        bad = tmp_path / "notes.md"
+        bad.write_text(contents, encoding="utf-8")
+        line = _one_error_line(run("--tokenizer", str(bad), stdin="text"))
+        assert "not a tokenizer.json file" in line, contents
+
+
 def test_help_lists_the_presets():
     text = cli.build_parser().format_help()
     for p in PRESETS.values():

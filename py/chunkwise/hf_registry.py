@@ -55,7 +55,7 @@ def preset_file_path(file_id: str) -> Path:
 def register_file(source: str | bytes, name: str | None = None) -> str:
     """Make a tokenizer.json (a path, or its text) available as an encoding; returns
     its name. Raises Unsupported (a ValueError) when chunkwise cannot count it exactly."""
-    from .hf_tokenizer import Unsupported, load_tokenizer_json
+    from .hf_tokenizer import Unsupported, tokenizer_from_text
     if isinstance(source, str) and not source.lstrip().startswith("{"):
         path = Path(source)
         try:
@@ -69,7 +69,7 @@ def register_file(source: str | bytes, name: str | None = None) -> str:
     name = name or "tokenizer.json"
     if name in FILES or name in ("cl100k_base", "o200k_base", "chars"):
         name = f"file:{name}"
-    load_tokenizer_json(text, name=name)  # raises Unsupported now, not at the first chunk
+    tokenizer_from_text(text, name=name)  # raises Unsupported now, not at the first chunk
     if _REGISTERED.get(name) != text:
         _REGISTERED[name] = text
         _build.cache_clear()
@@ -111,9 +111,9 @@ def get(encoding: str, backend: str | None) -> HFTokenizer:
 
 @functools.lru_cache(maxsize=8)
 def _build(encoding: str, backend: str) -> HFTokenizer:
-    from .hf_tokenizer import load_tokenizer_json
+    from .hf_tokenizer import tokenizer_from_text
 
     text = _REGISTERED.get(encoding) or _PROVIDED.get(encoding)
     if text is None:
         text = preset_file_path(encoding).read_text(encoding="utf-8")
-    return load_tokenizer_json(text, name=encoding, backend=backend)
+    return tokenizer_from_text(text, name=encoding, backend=backend)

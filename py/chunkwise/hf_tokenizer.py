@@ -33,7 +33,7 @@ SUPPORTED = {
                        "Digits", "Punctuation", "CharDelimiterSplit", "Sequence"],
 }
 
-__all__ = ["HFTokenizer", "Unsupported", "load_tokenizer_json", "SUPPORTED"]
+__all__ = ["HFTokenizer", "Unsupported", "load_tokenizer_json", "tokenizer_from_text", "SUPPORTED"]
 
 
 def _special_tokens_added(spec) -> int:
@@ -385,20 +385,27 @@ def tokenizers_available() -> bool:
 
 def load_tokenizer_json(source: str | bytes, name: str | None = None, backend: str = "pure") -> HFTokenizer:
     """Build an HFTokenizer from a tokenizer.json path or its text."""
-    if isinstance(source, bytes):
-        try:
-            text = source.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Unsupported("not a tokenizer.json file: it is not UTF-8 text") from None
-    elif source.lstrip().startswith("{"):
-        text = source
-    else:
+    if isinstance(source, str) and not source.lstrip().startswith("{"):
         with open(source, encoding="utf-8") as f:
             text = f.read()
         if name is None:
             import os
 
             name = os.path.basename(os.path.dirname(os.path.abspath(source))) or "tokenizer.json"
+        source = text
+    return tokenizer_from_text(source, name, backend)
+
+
+def tokenizer_from_text(source: str | bytes, name: str | None = None, backend: str = "pure") -> HFTokenizer:
+    """Build an HFTokenizer from a tokenizer.json's text. The text is never taken
+    for a path, whatever it starts with: a file's contents are not a file name."""
+    if isinstance(source, bytes):
+        try:
+            text = source.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Unsupported("not a tokenizer.json file: it is not UTF-8 text") from None
+    else:
+        text = source
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
