@@ -102,6 +102,44 @@ def test_a_tokenizer_files_text_is_never_a_file_name(tmp_path):
         assert "not a tokenizer.json file" in line, contents
 
 
+_WORDS = {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 1}, "unk_token": "[UNK]"}
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ({"model": None}, "model must be an object, not null"),
+        ({"model": "BPE"}, "model must be an object, not a string"),
+        ({"model": []}, "model must be an object, not a list"),
+        ({"model": {"type": "BPE"}}, "model.vocab is missing"),
+        ({"model": {"type": "WordPiece"}}, "model.vocab is missing"),
+        ({"model": {"type": "Unigram"}}, "model.vocab is missing"),
+        ({"model": {"type": "BPE", "vocab": [], "merges": []}}, "model.vocab must be an object"),
+        ({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [1]}}, "model.merges[0] must be"),
+        ({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a"]}}, "model.merges[0] must be"),
+        ({"model": {"type": "Unigram", "vocab": [["a"]], "unk_id": 0}}, "model.vocab[0] must be"),
+        ({"model": {"type": "Unigram", "vocab": [], "unk_id": 0}}, "unk_id 0 is not in the vocabulary"),
+        ({"model": _WORDS, "pre_tokenizer": {"type": "Split"}}, "pre_tokenizer.pattern is missing"),
+        ({"model": _WORDS, "added_tokens": [{"id": 1}]}, "added_tokens[0].content is missing"),
+        ({"model": _WORDS, "added_tokens": 5}, "added_tokens must be a list, not a whole number"),
+        ({"model": _WORDS, "normalizer": "x"}, "normalizer must be an object, not a string"),
+        ({"model": _WORDS, "normalizer": {"type": "Sequence", "normalizers": None}}, "normalizer.normalizers must be a list, not null"),
+        ({"model": _WORDS, "normalizer": {"type": "Sequence", "normalizers": [{"type": "Prepend"}]}},
+         "normalizer.normalizers[0].prepend is missing"),
+        ({"model": _WORDS, "normalizer": {"type": "Precompiled", "precompiled_charsmap": "!!!"}}, "not a valid charsmap"),
+        ({"model": _WORDS, "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": 1}]}},
+         "post_processor.single[0].SpecialToken must be an object"),
+    ],
+)
+def test_malformed_tokenizer_files_name_what_is_wrong(tmp_path, spec, message):
+    """A tokenizer.json of the wrong shape is one line naming the field, exit 2 (it
+    was a KeyError, TypeError, AttributeError or struct.error traceback)."""
+    bad = tmp_path / "tokenizer.json"
+    bad.write_text(json.dumps(spec), encoding="utf-8")
+    line = _one_error_line(run("--tokenizer", str(bad), stdin="a a"))
+    assert message in line
+
+
 def test_help_lists_the_presets():
     text = cli.build_parser().format_help()
     for p in PRESETS.values():

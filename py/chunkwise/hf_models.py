@@ -198,6 +198,8 @@ class Unigram:
         self.unk_id = spec.get("unk_id")
         if self.unk_id is None:
             raise Unsupported("a Unigram model without unk_id is not supported")
+        if not 0 <= self.unk_id < len(self.scores):  # as tokenizers refuses it (an empty vocabulary too)
+            raise Unsupported(f"Unigram unk_id {self.unk_id} is not in the vocabulary")
         self.byte_fallback = spec.get("byte_fallback", False)
         self._byte_ids = [self.pieces.get(f"<0x{b:02X}>") for b in range(256)] if self.byte_fallback else None
         self.max_len = max((len(p) for p in self.pieces), default=1)
@@ -291,10 +293,16 @@ class WordLevel:
         return [self.unk_id]
 
 
-def build_model(spec: dict):
+def model_type(spec: dict):
+    """The model's "type"; old files have none, it is inferred from the fields."""
     kind = spec.get("type")
-    if kind is None:  # old files: infer from the fields
+    if kind is None:
         kind = "BPE" if "merges" in spec else "WordPiece" if "continuing_subword_prefix" in spec else "Unigram" if "unk_id" in spec else None
+    return kind
+
+
+def build_model(spec: dict):
+    kind = model_type(spec)
     if kind == "WordPiece":
         return WordPiece(spec)
     if kind == "BPE":

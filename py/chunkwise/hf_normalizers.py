@@ -167,10 +167,14 @@ class Precompiled:
     it replaces the whole cluster; otherwise each character on its own."""
 
     def __init__(self, charsmap_b64: str):
-        raw = base64.b64decode(charsmap_b64)
-        (trie_size,) = struct.unpack_from("<I", raw, 0)
-        self.units = struct.unpack_from(f"<{trie_size // 4}I", raw, 4)
-        self.pool = raw[4 + trie_size :]
+        try:  # base64 of: the trie's size in bytes, the trie, then the UTF-8 pool
+            raw = base64.b64decode(charsmap_b64)
+            (trie_size,) = struct.unpack_from("<I", raw, 0)
+            self.units = struct.unpack_from(f"<{trie_size // 4}I", raw, 4)
+            self.pool = raw[4 + trie_size :]
+            self.pool.decode("utf-8")
+        except (ValueError, struct.error):  # binascii.Error and UnicodeDecodeError are ValueErrors
+            raise Unsupported("Precompiled normalizer: precompiled_charsmap is not a valid charsmap") from None
         self._memo: dict[str, str | None] = {}
         self._table = None
 

@@ -22,6 +22,7 @@ import re
 from .hf_models import build_model
 from .hf_normalizers import Unsupported, build_normalizer
 from .hf_pretokenizers import GPT2_PATTERN, build_pre_tokenizer
+from .hf_schema import check
 from .hf_text import WHITE_SPACE
 from .tokenizers import Tokenizer
 
@@ -412,4 +413,5 @@ def tokenizer_from_text(source: str | bytes, name: str | None = None, backend: s
         raise Unsupported(f"not a tokenizer.json file: {error}") from None
     if not isinstance(data, dict) or "model" not in data:
         raise Unsupported("not a tokenizer.json file: it has no \"model\"")
+    check(data)  # a field of the wrong shape is named here, not a KeyError in a builder
     return HFTokenizer(data, name or "tokenizer.json", backend, text)
