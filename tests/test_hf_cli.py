@@ -4,6 +4,7 @@ truncated, and `encoding` in --stats names what was counted."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -22,9 +23,10 @@ def preset_files():
             tokenizer_path(p.tokenizer)
 
 
-def run(*args, stdin: str | None = None):
+def run(*args, stdin: str | None = None, backend: str | None = None):
+    env = {**os.environ, "CHUNKWISE_BACKEND": backend} if backend else None  # "tiktoken": the fast one, tokenizers
     return subprocess.run(
-        [sys.executable, "-m", "chunkwise", *args], input=stdin, capture_output=True, text=True, encoding="utf-8"
+        [sys.executable, "-m", "chunkwise", *args], input=stdin, capture_output=True, text=True, encoding="utf-8", env=env
     )
 
 
@@ -138,6 +140,16 @@ def test_malformed_tokenizer_files_name_what_is_wrong(tmp_path, spec, message):
     bad.write_text(json.dumps(spec), encoding="utf-8")
     line = _one_error_line(run("--tokenizer", str(bad), stdin="a a"))
     assert message in line
+
+
+def test_a_file_the_tokenizers_library_refuses_is_one_line(tmp_path):
+    """The fast backend's refusal (tokenizers raises a bare Exception) is a clear
+    error too: a WordLevel model without unk_token, which the pure backend reads."""
+    words = tmp_path / "words.json"
+    words.write_text(json.dumps({"model": {"type": "WordLevel", "vocab": {"a": 0}}}), encoding="utf-8")
+    assert run("--tokenizer", str(words), stdin="a", backend="pure").returncode == 0
+    line = _one_error_line(run("--tokenizer", str(words), stdin="a", backend="tiktoken"))
+    assert "words.json: the tokenizers library refuses it: missing field `unk_token`" in line
 
 
 def test_help_lists_the_presets():

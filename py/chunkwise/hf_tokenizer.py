@@ -205,7 +205,7 @@ class HFTokenizer(Tokenizer):
         self.backend = "pure"
         self._fast = None
         if backend == "tokenizers":
-            self._fast = _fast_encoder(source_text if source_text is not None else json.dumps(data))
+            self._fast = _fast_encoder(source_text if source_text is not None else json.dumps(data), name)
             self._fast_batch = self._fast.batch
             self.backend = "tokenizers"
         self._piece_counts: dict[str, int] = {}
@@ -359,10 +359,13 @@ def _family(data: dict) -> str:
     return kind
 
 
-def _fast_encoder(source: str):
+def _fast_encoder(source: str, name: str):
     from tokenizers import Tokenizer as FastTokenizer
 
-    fast = FastTokenizer.from_str(source)
+    try:
+        fast = FastTokenizer.from_str(source)
+    except Exception as error:  # its one exception type for a file it refuses (the pure backend may read it)
+        raise Unsupported(f"{name}: the tokenizers library refuses it: {error}") from None
     fast.no_truncation()
     fast.no_padding()
 
