@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -225,6 +226,20 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path):
     script = f'"{sys.executable}" -m chunkwise --max-tokens 16 --overlap 0 "{src}" | true; echo "status=${{PIPESTATUS[0]}}" >&2'
     out = subprocess.run(["bash", "-c", script], capture_output=True)
     assert out.stderr.decode().strip() == "status=0"
+
+
+def _shell(command: str):
+    """python -m chunkwise with a shell's redirections after it."""
+    return subprocess.run(["bash", "-c", f'"{sys.executable}" -m chunkwise {command}'], capture_output=True)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_standard_output_that_cannot_be_written_is_reported_as_a_file_is(tmp_path):
+    src = tmp_path / "a.txt"
+    src.write_text("Some text. " * 2000, encoding="utf-8")
+    assert "cannot write '/dev/full': No space left on device" in _one_clear_line(run(src, "-o", "/dev/full"))
+    line = _one_clear_line(_shell(f'"{src}" > /dev/full'))
+    assert "cannot write to standard output: No space left on device" in line
 
 
 def test_special_files_are_read(tmp_path):

@@ -277,6 +277,11 @@ def _main(argv: list[str] | None) -> int:
         except OSError as error:
             parser.error(f"cannot write {_display_name(args.output)[0]!r}: {error.strerror or error}")
     else:
-        sys.stdout.buffer.write(body)
-        sys.stdout.flush()
+        try:
+            sys.stdout.buffer.write(body)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise  # main() ends quietly
+        except OSError as error:  # > /dev/full, a full disk: reported as -o reports it
+            parser.error(f"cannot write to standard output: {error.strerror or error}")
     return 0
