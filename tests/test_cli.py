@@ -242,6 +242,21 @@ def test_standard_output_that_cannot_be_written_is_reported_as_a_file_is(tmp_pat
     assert "cannot write to standard output: No space left on device" in line
 
 
+def test_closed_standard_input_or_output(tmp_path):
+    """<&- and >&- leave Python without sys.stdin / sys.stdout (None): one line,
+    exit 2 when the command needs that stream, and no error when it does not."""
+    src = tmp_path / "a.txt"
+    src.write_text("Some text.", encoding="utf-8")
+    assert "standard output is closed" in _one_clear_line(_shell(f'"{src}" >&-'))
+    assert "standard output is closed" in _one_clear_line(_shell(f'"{tmp_path}" >&-'))  # corpus mode
+    assert "standard input is closed" in _one_clear_line(_shell("<&-"))
+    assert "standard input is closed" in _one_clear_line(_shell(f'"{src}" - <&-'))
+    assert "standard input is closed" in _one_clear_line(_shell("--corpus <&-"))
+    out = _shell(f'"{src}" -o "{tmp_path / "out.jsonl"}" <&- >&-')
+    assert out.returncode == 0 and out.stderr == b"", out.stderr
+    assert json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))["text"] == "Some text."
+
+
 def test_special_files_are_read(tmp_path):
     import os
     import threading

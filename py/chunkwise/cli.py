@@ -201,6 +201,11 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # A shell can start us with a standard stream closed (>&-, <&-): Python has None there.
+    if sys.stdout is None and not args.output:
+        parser.error("standard output is closed")
+    if sys.stdin is None and (not args.files or "-" in args.files):
+        parser.error("standard input is closed")
     if sum(x is not None for x in (args.encoding, args.model, args.tokenizer)) > 1:
         parser.error("choose one of --encoding, --model and --tokenizer")
     encoding, max_tokens = args.encoding or DEFAULTS["encoding"], args.max_tokens
