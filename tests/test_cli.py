@@ -257,6 +257,21 @@ def test_closed_standard_input_or_output(tmp_path):
     assert json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))["text"] == "Some text."
 
 
+def test_closed_standard_error_keeps_notes_out_of_the_output(tmp_path):
+    """2>&- (sys.stderr is None): print(file=None) wrote warnings and --stats to
+    standard output, among the chunks, and corpus mode died silently (status 1)."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    src = folder / "a.txt"
+    src.write_text("Some words here. " * 20, encoding="utf-8")
+    out = _shell(f'"{src}" --max-tokens 10 --overlap 50 --stats 2>&-')
+    assert out.returncode == 0
+    records = [json.loads(line) for line in out.stdout.splitlines()]  # chunks only
+    assert len(records) > 1 and all("index" in r for r in records)
+    corpus = _shell(f'"{folder}" 2>&-')
+    assert corpus.returncode == 0 and json.loads(corpus.stdout)["text"] == src.read_text(encoding="utf-8").strip()
+
+
 def test_special_files_are_read(tmp_path):
     import os
     import threading

@@ -186,6 +186,8 @@ def _read(path: str | None, encoding: str | None = None) -> tuple[str, str | Non
 
 
 def main(argv: list[str] | None = None) -> int:
+    if sys.stderr is None:  # 2>&-: print(file=None) would write notes and --stats among the chunks on stdout
+        sys.stderr = open(os.devnull, "w")
     try:
         return _main(argv)
     except BrokenPipeError:
