@@ -104,6 +104,16 @@ def test_a_tokenizer_files_text_is_never_a_file_name(tmp_path):
         assert "not a tokenizer.json file" in line, contents
 
 
+def test_the_pages_tokenizer_text_is_never_a_file_name():
+    """The page hands load_tokenizer the text of the file the user opened: it was
+    taken for a path when it did not start with "{" (another file was loaded)."""
+    from chunkwise import bridge
+
+    for text in ("# Notes\n", str(tokenizer_path("all-MiniLM-L6-v2"))):
+        with pytest.raises(ValueError, match="not a tokenizer.json file"):
+            bridge.Session().load_tokenizer("notes.md", text)
+
+
 _WORDS = {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 1}, "unk_token": "[UNK]"}
 
 

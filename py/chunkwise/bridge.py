@@ -20,7 +20,7 @@ from bisect import bisect_left
 from . import __version__, export, stats
 from .about import DEFAULTS, describe
 from .engine import ChunkJob, Document, chunk_document
-from .hf_registry import provide_preset, register_file
+from .hf_registry import provide_preset, register_text
 from .languages import LANGUAGES, choose, from_filename
 from .presets import truncation_warning
 from .textio import decode_bytes
@@ -211,7 +211,7 @@ class Session:
     def load_tokenizer(self, name: str, text: str) -> str:
         """A tokenizer.json the user opened. -> JSON {encoding, family, special_tokens};
         raises ValueError with a clear message when it cannot be counted exactly."""
-        encoding = register_file(text, name=name)
+        encoding = register_text(text, name=name)
         tokenizer = get_tokenizer(encoding)
         return _json({"encoding": encoding, "family": tokenizer.family,
                       "special_tokens": tokenizer.special_tokens_added})

@@ -55,7 +55,8 @@ def preset_file_path(file_id: str) -> Path:
 def register_file(source: str | bytes, name: str | None = None) -> str:
     """Make a tokenizer.json (a path, or its text) available as an encoding; returns
     its name. Raises Unsupported (a ValueError) when chunkwise cannot count it exactly."""
-    from .hf_tokenizer import Unsupported, tokenizer_from_text
+    from .hf_tokenizer import Unsupported
+
     if isinstance(source, str) and not source.lstrip().startswith("{"):
         path = Path(source)
         try:
@@ -66,6 +67,14 @@ def register_file(source: str | bytes, name: str | None = None) -> str:
             name = f"{path.resolve().parent.name}/{path.name}" if path.name == "tokenizer.json" else path.name
     else:
         text = source.decode("utf-8", errors="strict") if isinstance(source, bytes) else source
+    return register_text(text, name)
+
+
+def register_text(text: str, name: str | None = None) -> str:
+    """register_file for the text of a tokenizer.json (the page's opened file, a
+    worker's copy): never taken for a path, whatever it starts with."""
+    from .hf_tokenizer import tokenizer_from_text
+
     name = name or "tokenizer.json"
     if name in FILES or name in ("cl100k_base", "o200k_base", "chars"):
         name = f"file:{name}"

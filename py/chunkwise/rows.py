@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .about import DEFAULTS
 from .chunker import Chunker
-from .hf_registry import register_file, registered_files
+from .hf_registry import register_file, register_text, registered_files
 from .languages import choose, from_filename, resolve
 from .model import Settings
 
@@ -162,7 +162,7 @@ class RowMaker:
         have = dict(registered_files())
         for name, text in settings.tokenizer_files:  # a fresh process (a spawned worker, an actor) has none
             if have.get(name) != text:
-                register_file(text, name)
+                register_text(text, name)
         self.settings = settings
         self.chunker = Chunker(**settings.chunker_arguments())
         self.label = chunker_label(self.chunker.settings)
