@@ -160,6 +160,12 @@ def test_a_file_the_tokenizers_library_refuses_is_one_line(tmp_path):
     assert run("--tokenizer", str(words), stdin="a", backend="pure").returncode == 0
     line = _one_error_line(run("--tokenizer", str(words), stdin="a", backend="tiktoken"))
     assert "words.json: the tokenizers library refuses it: missing field `unk_token`" in line
+    # Refused when encoding: an unk_token missing from the vocabulary, at the first unknown character.
+    bpe = tmp_path / "bpe.json"
+    bpe.write_text(json.dumps({"model": {"type": "BPE", "vocab": {"a": 0, " ": 1}, "merges": [], "unk_token": "zz"}}))
+    assert run("--tokenizer", str(bpe), stdin="a a", backend="tiktoken").returncode == 0
+    for backend in ("pure", "tiktoken"):
+        assert "zz" in _one_error_line(run("--tokenizer", str(bpe), stdin="a b", backend=backend))
 
 
 def test_help_lists_the_presets():

@@ -362,18 +362,26 @@ def _family(data: dict) -> str:
 def _fast_encoder(source: str, name: str):
     from tokenizers import Tokenizer as FastTokenizer
 
+    # tokenizers raises a bare Exception for a file it refuses, when loading it or (an
+    # unk_token missing from the vocabulary) at the first text that needs it.
     try:
         fast = FastTokenizer.from_str(source)
-    except Exception as error:  # its one exception type for a file it refuses (the pure backend may read it)
+    except Exception as error:
         raise Unsupported(f"{name}: the tokenizers library refuses it: {error}") from None
     fast.no_truncation()
     fast.no_padding()
 
     def encode(text: str) -> list[int]:
-        return fast.encode(text, add_special_tokens=False).ids
+        try:
+            return fast.encode(text, add_special_tokens=False).ids
+        except Exception as error:
+            raise Unsupported(f"{name}: the tokenizers library cannot encode with it: {error}") from None
 
     def encode_batch(texts: list[str]) -> list[list[int]]:
-        return [e.ids for e in fast.encode_batch(texts, add_special_tokens=False)]
+        try:
+            return [e.ids for e in fast.encode_batch(texts, add_special_tokens=False)]
+        except Exception as error:
+            raise Unsupported(f"{name}: the tokenizers library cannot encode with it: {error}") from None
 
     encode.batch = encode_batch
     return encode
