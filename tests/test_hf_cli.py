@@ -23,10 +23,11 @@ def preset_files():
             tokenizer_path(p.tokenizer)
 
 
-def run(*args, stdin: str | None = None, backend: str | None = None):
+def run(*args, stdin: str | None = None, backend: str | None = None, cwd=None):
     env = {**os.environ, "CHUNKWISE_BACKEND": backend} if backend else None  # "tiktoken": the fast one, tokenizers
     return subprocess.run(
-        [sys.executable, "-m", "chunkwise", *args], input=stdin, capture_output=True, text=True, encoding="utf-8", env=env
+        [sys.executable, "-m", "chunkwise", *args], input=stdin, capture_output=True, text=True, encoding="utf-8",
+        env=env, cwd=cwd,
     )
 
 
@@ -102,6 +103,15 @@ def test_a_tokenizer_files_text_is_never_a_file_name(tmp_path):
         bad.write_text(contents, encoding="utf-8")
         line = _one_error_line(run("--tokenizer", str(bad), stdin="text"))
         assert "not a tokenizer.json file" in line, contents
+
+
+def test_a_tokenizer_path_is_never_its_text(tmp_path):
+    """--tokenizer always names a file, even one whose name starts with "{"."""
+    braced = tmp_path / "{minilm}.json"
+    braced.write_bytes(tokenizer_path("all-MiniLM-L6-v2").read_bytes())
+    out = run("--tokenizer", braced.name, "--stats", stdin="Hello world.", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert _stats(out.stderr)["encoding"] == "{minilm}.json"
 
 
 def test_the_pages_tokenizer_text_is_never_a_file_name():

@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 import textwrap
+from pathlib import Path
 
 from . import corpus, export, stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
@@ -215,7 +216,7 @@ def _main(argv: list[str] | None) -> int:
         encoding, max_tokens = model_settings(args.model, max_tokens)
     elif args.tokenizer:
         try:
-            encoding = register_file(args.tokenizer)
+            encoding = register_file(Path(args.tokenizer))  # a path, even one that starts with "{"
         except ValueError as error:
             parser.error(f"--tokenizer {args.tokenizer}: {error}")
     if max_tokens is None:

@@ -52,17 +52,18 @@ def preset_file_path(file_id: str) -> Path:
     )
 
 
-def register_file(source: str | bytes, name: str | None = None) -> str:
+def register_file(source: str | bytes | os.PathLike, name: str | None = None) -> str:
     """Make a tokenizer.json (a path, or its text) available as an encoding; returns
-    its name. Raises Unsupported (a ValueError) when chunkwise cannot count it exactly."""
+    its name. A Path is always a path; a str is the text when it starts with "{".
+    Raises Unsupported (a ValueError) when chunkwise cannot count it exactly."""
     from .hf_tokenizer import Unsupported
 
-    if isinstance(source, str) and not source.lstrip().startswith("{"):
+    if isinstance(source, os.PathLike) or isinstance(source, str) and not source.lstrip().startswith("{"):
         path = Path(source)
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            raise Unsupported(f"cannot read {source!r}: {getattr(error, 'strerror', None) or error}") from None
+            raise Unsupported(f"cannot read {str(source)!r}: {getattr(error, 'strerror', None) or error}") from None
         if name is None:
             name = f"{path.resolve().parent.name}/{path.name}" if path.name == "tokenizer.json" else path.name
     else:
