@@ -114,6 +114,12 @@ def test_a_tokenizer_path_is_never_its_text(tmp_path):
     assert _stats(out.stderr)["encoding"] == "{minilm}.json"
 
 
+def test_an_empty_tokenizer_name_is_an_error_not_the_default_encoding():
+    out = run("--tokenizer", "", stdin="Hello world.")
+    assert out.returncode == 2 and out.stdout == ""
+    assert "--tokenizer" in out.stderr and "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) <= 2
+
+
 def test_the_pages_tokenizer_text_is_never_a_file_name():
     """The page hands load_tokenizer the text of the file the user opened: it was
     taken for a path when it did not start with "{" (another file was loaded)."""

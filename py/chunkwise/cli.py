@@ -214,7 +214,9 @@ def _main(argv: list[str] | None) -> int:
     encoding, max_tokens = args.encoding or DEFAULTS["encoding"], args.max_tokens
     if args.model:
         encoding, max_tokens = model_settings(args.model, max_tokens)
-    elif args.tokenizer:
+    elif args.tokenizer is not None:
+        if not args.tokenizer:  # (it named no file: the default encoding was used, silently)
+            parser.error("--tokenizer needs the path of a tokenizer.json")
         try:
             encoding = register_file(Path(args.tokenizer))  # a path, even one that starts with "{"
         except ValueError as error:
