@@ -205,7 +205,6 @@ def test_a_huge_budget_is_a_budget():
 
 
 def test_a_file_name_that_is_not_utf8(tmp_path):
-    import os
 
     folder = os.fsencode(tmp_path)
     bad = os.path.join(folder, b"caf\xe9.txt")
@@ -273,7 +272,6 @@ def test_closed_standard_error_keeps_notes_out_of_the_output(tmp_path):
 
 
 def test_special_files_are_read(tmp_path):
-    import os
     import threading
 
     text = b"Read from a pipe. Every byte."
