@@ -4,6 +4,8 @@ counts within budget, lossless; the same chunks from both backends; and the
 token index's counts of slices equal encoding each slice."""
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 
 import pytest
@@ -143,3 +145,69 @@ def test_a_character_over_a_tiny_budget_is_a_chunk_of_its_own(encoding, hf_backe
             named = [w for w in result.warnings if "alone is" in w]
             assert len(named) == (1 if over else 0), result.warnings
     assert any(get_tokenizer(e).count(ch) > 4 for e in ("multilingual-e5-small", "llama2") for ch in ("\u331a", "😀"))
+
+
+# -- characters the running Python's re does not classify as the tokenizer does ----------------
+
+
+@functools.cache
+def _reference(encoding: str):
+    """The `tokenizers` library itself: the count of a text, and of many in one batch."""
+    from tokenizers import Tokenizer
+
+    fast = Tokenizer.from_file(str(tokenizer_path(encoding)))
+    fast.no_truncation()
+    fast.no_padding()
+    return lambda texts: [len(e.ids) for e in fast.encode_batch(texts, add_special_tokens=False)]
+
+
+@functools.cache
+def _word_disagreements() -> list[str]:
+    """Every code point that the tokenizers library calls a letter or number (its own tables,
+    checked against it in test_hf_tokenizers) and the running Python's re does not call \\w,
+    or the other way round: on CPython 3.11 (Unicode 14), every letter and number of Unicode
+    15 and 16 (U+1C89 CYRILLIC CAPITAL LETTER TJE, U+1D2C1 KAKTOVIK NUMERAL ONE)."""
+    from chunkwise import hf_unicode
+    from chunkwise.hf_text import RangeSet
+
+    word: set[int] = set()
+    for table in (hf_unicode.ONIG_LETTER, hf_unicode.ONIG_NUMBER):
+        ranges = RangeSet(table)
+        for lo, hi in zip(ranges.starts, ranges.ends):
+            word.update(range(lo, hi + 1))
+    # re's [^\\W_] is str.isalnum()
+    return [chr(o) for o in range(0x80, 0x110000) if not 0xD800 <= o <= 0xDFFF and (o in word) != chr(o).isalnum()]
+
+
+@pytest.mark.parametrize("encoding", sorted(FAMILIES))
+def test_counts_are_exact_around_letters_python_does_not_know(encoding, hf_backend):
+    """Each such character before a space, in one document: the token index's count of
+    slices that start and end around them is the library's (a cut there is exact only
+    when the index and the token ends see the same character classes)."""
+    chars = _word_disagreements()
+    if not chars:
+        pytest.skip("this Python's re \\w agrees with the tokenizers library")
+    reference = _reference(encoding)
+    tokenizer = get_tokenizer(encoding)
+    pieces = [f"{c} 日{c}.  ab{c}\u0301 " for c in chars]
+    text = "".join(pieces)
+    starts = [0, *itertools.accumulate(map(len, pieces))]
+    slices = [(starts[i] + shift, starts[i + 3] - shift) for i in range(len(pieces) - 2) for shift in (0, 1)]
+    index = TokenIndex(text, tokenizer)
+    got = [index.count(a, b) for a, b in slices]
+    want = reference([text[a:b] for a, b in slices])
+    wrong = [(text[a:b], g, w) for (a, b), g, w in zip(slices, got, want) if g != w]
+    assert not wrong, f"{len(wrong)} of {len(slices)} counts differ, e.g. {wrong[:3]}"
+    assert index.total() == reference([text])[0]
+
+
+@pytest.mark.parametrize("encoding", sorted(FAMILIES))
+def test_the_fuzzers_chunks_have_the_librarys_counts(encoding, hf_backend):
+    reference = _reference(encoding)
+    cases = [("  \U0001d2c1日本1111     \U00010d40\u0897word.\U00016d70     ", 7),
+             ("日本\u1c89    \U00010d40 \U0001d2c1abc", 9)]
+    for text, max_tokens in cases:
+        for strategy in STRATEGIES:
+            chunks = chunkwise.chunk(text, max_tokens=max_tokens, strategy=strategy, encoding=encoding)
+            assert [c.token_count for c in chunks] == reference([c.text for c in chunks]), (text, strategy)
+            assert all(c.token_count <= max_tokens for c in chunks)

@@ -70,7 +70,9 @@ class TokenIndex:
         # Where the document may be split: tiktoken's rule, or the tokenizer's own.
         self._separable = getattr(tokenizer, "separable", _SEPARABLE)
         self._separable_match = getattr(tokenizer, "separable_check", _separable_match)
-        self._known = uniclass.as_known(text)  # what the separable patterns run over
+        # What the separable patterns run over: re's \w as the tokenizer's own tables
+        # say (tiktoken's pinned ones, or a Hugging Face file's library's).
+        self._known = getattr(tokenizer, "as_known", uniclass.as_known)(text)
         self._char_ends = tokenizer.char_ends
         self.done = 0  # text[:done] is tokenized; done is separable (or the end)
         # The text is tokenized in blocks. For each block: its first character,

@@ -16,12 +16,12 @@ import re
 from unicodedata import category
 
 from . import hf_unicode
-from .hf_text import WHITE_SPACE, CodeTable, RangeSet
+from .hf_text import LETTER, NUMBER, WHITE_SPACE, CodeTable, RangeSet
 
 # Oniguruma's classes in the `tokenizers` build (its Unicode version, not Python's).
 _ONIG = {
-    "cat:L": RangeSet(hf_unicode.ONIG_LETTER),
-    "cat:N": RangeSet(hf_unicode.ONIG_NUMBER),
+    "cat:L": LETTER,
+    "cat:N": NUMBER,
     "word": RangeSet(hf_unicode.ONIG_WORD),
     "space": RangeSet(hf_unicode.ONIG_SPACE),
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from . import hf_unicode
+from . import hf_unicode, uniclass
 
 # White_Space: what Rust's char::is_whitespace and Oniguruma's \s match.
 WHITE_SPACE = frozenset(
@@ -51,6 +51,9 @@ def parse_mapping(spec: str) -> dict[int, str]:
 
 
 PUNCTUATION = RangeSet(hf_unicode.PUNCTUATION)
+# Oniguruma's \p{L} and \p{N}: the letters and numbers of the library's Split patterns.
+LETTER = RangeSet(hf_unicode.ONIG_LETTER)
+NUMBER = RangeSet(hf_unicode.ONIG_NUMBER)
 _LOWER = parse_mapping(hf_unicode.LOWERCASE)
 
 
@@ -72,6 +75,24 @@ class CodeTable(dict):
 
     def codes(self, text: str) -> str:
         return text.translate(self)
+
+
+def _stand_in(ch: str) -> str:
+    word = ch in LETTER or ch in NUMBER
+    return ch if ch.isalnum() == word else "\u00e9" if word else "\u00ac"  # é ¬: known to every Python
+
+
+_STAND_IN: dict[str, str] = {}
+
+
+def as_known(text: str) -> str:
+    """text with every character that the running Python's re classifies as \\w (str.isalnum)
+    otherwise than the library does (a letter or number in its tables) replaced by one it
+    classifies alike; offsets are unchanged (\\d is not asked). CPython 3.11 knows Unicode
+    14, Pyodide 16: where a text may be split must not depend on which runs."""
+    if text.isascii():
+        return text
+    return uniclass.with_stand_ins(text, _STAND_IN, _stand_in)
 
 
 def lowercase(text: str) -> str:

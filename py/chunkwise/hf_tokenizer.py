@@ -23,7 +23,7 @@ from .hf_models import build_model
 from .hf_normalizers import Unsupported, build_normalizer
 from .hf_pretokenizers import GPT2_PATTERN, build_pre_tokenizer
 from .hf_schema import check
-from .hf_text import WHITE_SPACE
+from .hf_text import WHITE_SPACE, as_known
 from .tokenizers import Tokenizer
 
 SUPPORTED = {
@@ -273,6 +273,15 @@ class HFTokenizer(Tokenizer):
         return [len(self._encode(p, continued=True)) for p in pieces]
 
     # -- what the token index needs --------------------------------------------
+    # What `separable` runs over, here and in TokenIndex: the text with the library's
+    # letters and numbers (an offset that one calls separable and the other does not
+    # is counted wrong).
+    as_known = staticmethod(as_known)
+
+    def separable_offsets(self, text: str) -> list[int]:
+        """The offsets inside text where it may be split (see SEPARABLE)."""
+        return [m.start() for m in SEPARABLE.finditer(as_known(text)) if m.start() > 0 and self.separable_check(text, m)]
+
     def char_ends(self, text: str, base: int) -> list[int]:
         """Character offsets after each token of text (text starts at base in the
         document; base > 0 means it continues the document). Exact at every
@@ -283,8 +292,7 @@ class HFTokenizer(Tokenizer):
             k = len(self.encode(text)) if base == 0 else self.count_continued(text)
             n = len(text)
             return [base + max(1, (n * (i + 1)) // k) for i in range(k)] if k else []
-        cuts = [m.start() for m in SEPARABLE.finditer(text) if m.start() > 0 and self.separable_check(text, m)]
-        bounds = [0] + cuts + [len(text)]
+        bounds = [0] + self.separable_offsets(text) + [len(text)]
         memo = self._piece_counts
         if len(memo) > 1 << 18:
             memo.clear()
@@ -308,7 +316,8 @@ class HFTokenizer(Tokenizer):
         return ends
 
 
-# A cut before a space that follows a letter, digit or ASCII symbol.
+# A cut before a space that follows a letter, number (the library's: run it over
+# as_known(text)) or ASCII symbol.
 SEPARABLE = re.compile(r"(?<=[!-~]|[^\W_])(?= )")
 NOWHERE = re.compile(r"(?!)")
 

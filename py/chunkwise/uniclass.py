@@ -99,8 +99,14 @@ def as_known(text: str) -> str:
     pinned Unicode version)."""
     if NATIVE or text.isascii():
         return text
-    table, chars = _STAND_IN, set(text)
-    for ch in chars.difference(table):
-        table[ch] = _stand_in(ch)
-    changed = {ord(ch): table[ch] for ch in chars if table[ch] != ch}
+    return with_stand_ins(text, _STAND_IN, _stand_in)
+
+
+def with_stand_ins(text: str, memo: dict[str, str], stand_in) -> str:
+    """text with each character ch replaced by stand_in(ch) (ch itself: kept), asked once
+    per character (memo); hf_text.as_known does the same for the tokenizers library's classes."""
+    chars = set(text)
+    for ch in chars.difference(memo):
+        memo[ch] = stand_in(ch)
+    changed = {ord(ch): memo[ch] for ch in chars if memo[ch] != ch}
     return text.translate(changed) if changed else text
