@@ -287,3 +287,36 @@ def test_unicode_tables_match_the_pinned_tokenizers():
         assert (clean.normalize_str("a" + c + "a") == "aa") == (c in removed), hex(o)
         assert (len(pre.BertPreTokenizer().pre_tokenize_str("a" + c + "a")) == 3 and c != " ") == (c in PUNCTUATION), hex(o)
         assert (letter.pre_tokenize_str("1" + c + "1")[1:2] == [(c, (1, 2))]) == (c in letters), hex(o)
+
+
+# -- every code point: the library's own Unicode, not the running Python's ----------------------
+
+EVERY_CODE_POINT = [chr(o) for o in range(0x110000) if not 0xD800 <= o <= 0xDFFF]
+
+
+def _slices(chars: list[str], size: int = 1 << 14):
+    for i in range(0, len(chars), size):
+        yield chars[i : i + size]
+
+
+@pytest.mark.parametrize("individual_digits", [True, False])
+def test_digits_on_every_code_point(individual_digits):
+    """Digits splits off what the library calls numeric (Rust's char::is_numeric, with its
+    own Unicode tables), not what the running Python's unicodedata does: CPython 3.11 does
+    not know the numbers of Unicode 15 and 16 (U+1D2C1 KAKTOVIK NUMERAL ONE)."""
+    from chunkwise.hf_pretokenizers import build_pre_tokenizer
+
+    spec = {"type": "Digits", "individual_digits": individual_digits}
+    pure = build_pre_tokenizer(spec)
+    fast = pre_tokenizers.Digits(individual_digits=individual_digits)
+    for part in _slices([c for c in EVERY_CODE_POINT if c != "w"]):
+        text = "w".join(part)  # a digit is a piece of its own, anything else joins a "w"
+        got = [piece for piece, _ in pure([(text, True)])]
+        want = [piece for piece, _ in fast.pre_tokenize_str(text)]
+        differ = {p for p in got if len(p) == 1} ^ {p for p in want if len(p) == 1}
+        assert not differ, f"{len(differ)} digits differ: {sorted(f'U+{ord(c):04X}' for c in differ)[:20]}"
+        assert got == want
+    # The fuzzer's case, through a whole tokenizer.json.
+    tok = Tokenizer(models.WordLevel({"[UNK]": 0, "w": 1}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Digits(individual_digits=individual_digits)
+    assert load_tokenizer_json(tok.to_str()).encode("\U0001d2c1w") == tok.encode("\U0001d2c1w").ids == [0, 1]

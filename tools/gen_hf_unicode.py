@@ -7,8 +7,9 @@ the Python version running them (CPython 3.11 on the CLI, 3.14 in Pyodide).
 This asks the pinned `tokenizers` package itself, over every code point:
 which characters BertNormalizer's clean_text removes, which join a grapheme
 cluster (for the Precompiled normalizer), what strip_accents and
-lowercase turn each character into, and which are punctuation to the BERT
-pre-tokenizer. Run it after changing the pinned version (a test compares).
+lowercase turn each character into, which are punctuation to the BERT
+pre-tokenizer, and which are digits to the Digits pre-tokenizer. Run it after
+changing the pinned version (a test compares).
 
     .venv/bin/python tools/gen_hf_unicode.py
 """
@@ -95,6 +96,7 @@ def tables() -> dict[str, str]:
         "COMBINING_MARKS": ranges(marks),
         "LOWERCASE": mapping(lower),
         "PUNCTUATION": ranges(punct),
+        "NUMERIC": ranges(numeric()),
     }
 
 
@@ -138,6 +140,18 @@ def whitespace_word() -> list[int]:
     for part in slices(code_points(but=" !")):
         pieces = whitespace.pre_tokenize_str("!" + "!".join(part) + "!")
         out += [ord(piece) for piece, _ in pieces if len(piece) == 1 and piece != "!"]
+    return out
+
+
+def numeric() -> list[int]:
+    """What the Digits pre-tokenizer splits off: Rust's char::is_numeric, whose Unicode
+    tables are the Rust build's (newer than Oniguruma's \\p{N} in 0.23.3). Between two "a"s
+    a code point is a piece of its own exactly when it is numeric."""
+    digits = pre_tokenizers.Digits(individual_digits=True)
+    out = []
+    for part in slices(code_points(but="a")):
+        text = "a".join(part)
+        out += [ord(text[s]) for _, (s, e) in digits.pre_tokenize_str(text) if e - s == 1 and text[s] != "a"]
     return out
 
 

@@ -7,7 +7,6 @@ scheme asks). Each behaves as the `tokenizers` library's (differential tests).
 from __future__ import annotations
 
 import re
-from unicodedata import category
 
 from .hf_normalizers import Unsupported
 from .hf_regex import RegexUnsupported, compile_pattern, literal_spans
@@ -164,7 +163,10 @@ def _behavior(name: str) -> str:
     raise Unsupported(f"split behavior {name!r} is not supported")
 
 
-_DIGIT = CodeTable(lambda ch: "d" if category(ch)[0] == "N" else "x")
+# Rust's char::is_numeric with the library's Unicode tables (hf_unicode), not the running
+# Python's unicodedata: CPython 3.11 does not know the numbers of Unicode 15 and later.
+_NUMERIC = RangeSet(hf_unicode.NUMERIC)
+_DIGIT = CodeTable(lambda ch: "d" if ch in _NUMERIC else "x")
 _DIGIT_RE = re.compile("d")
 _DIGITS_RE = re.compile("d+")
 
