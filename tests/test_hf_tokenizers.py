@@ -12,7 +12,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tokenizers import Regex, Tokenizer, decoders
+from tokenizers import AddedToken, Regex, Tokenizer, decoders
 from tokenizers import __version__ as tokenizers_version
 from tokenizers import models, normalizers, pre_tokenizers, trainers
 
@@ -292,6 +292,8 @@ def test_unicode_tables_match_the_pinned_tokenizers():
 # -- every code point: the library's own Unicode, not the running Python's ----------------------
 
 EVERY_CODE_POINT = [chr(o) for o in range(0x110000) if not 0xD800 <= o <= 0xDFFF]
+# Planes 4 to 13 are unassigned and 15 and 16 private use, in every Unicode version so far.
+ASSIGNABLE = [c for c in EVERY_CODE_POINT if c < "\U00040000" or "\U000e0000" <= c < "\U000f0000"]
 
 
 def _slices(chars: list[str], size: int = 1 << 14):
@@ -320,3 +322,20 @@ def test_digits_on_every_code_point(individual_digits):
     tok = Tokenizer(models.WordLevel({"[UNK]": 0, "w": 1}, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Digits(individual_digits=individual_digits)
     assert load_tokenizer_json(tok.to_str()).encode("\U0001d2c1w") == tok.encode("\U0001d2c1w").ids == [0, 1]
+
+
+def test_single_word_added_tokens_on_every_assignable_code_point():
+    """An added token with single_word is not matched next to a word character, and a word
+    character is the library's (the Unicode \\w of Rust's regex: marks, U+200D ZERO WIDTH
+    JOINER and U+203F UNDERTIE are; U+00B2 SUPERSCRIPT TWO is not), with the library's own
+    Unicode (U+1C89 CYRILLIC CAPITAL LETTER TJE is), not the running Python's str.isalnum."""
+    fast = Tokenizer(models.WordLevel({"[UNK]": 0, "w": 1}, unk_token="[UNK]"))
+    fast.add_tokens([AddedToken("QQ", single_word=True, normalized=False)])
+    pure = load_tokenizer_json(fast.to_str())
+    for template in ("QQ{}", "{}QQ"):
+        for part in _slices(ASSIGNABLE):
+            text = " ".join(template.format(c) for c in part)
+            if pure.encode(text) != fast.encode(text).ids:
+                differ = [f"U+{ord(c):04X}" for c in part
+                          if pure.encode(template.format(c)) != fast.encode(template.format(c)).ids]
+                raise AssertionError(f"{template}: {len(differ)} characters differ: {differ[:20]}")

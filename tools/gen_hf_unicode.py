@@ -8,8 +8,9 @@ This asks the pinned `tokenizers` package itself, over every code point:
 which characters BertNormalizer's clean_text removes, which join a grapheme
 cluster (for the Precompiled normalizer), what strip_accents and
 lowercase turn each character into, which are punctuation to the BERT
-pre-tokenizer, and which are digits to the Digits pre-tokenizer. Run it after
-changing the pinned version (a test compares).
+pre-tokenizer, which are digits to the Digits pre-tokenizer, and which are
+word characters to an added token's single_word. Run it after changing the
+pinned version (a test compares).
 
     .venv/bin/python tools/gen_hf_unicode.py
 """
@@ -97,6 +98,7 @@ def tables() -> dict[str, str]:
         "LOWERCASE": mapping(lower),
         "PUNCTUATION": ranges(punct),
         "NUMERIC": ranges(numeric()),
+        "ADDED_WORD": ranges(added_word()),
     }
 
 
@@ -152,6 +154,22 @@ def numeric() -> list[int]:
     for part in slices(code_points(but="a")):
         text = "a".join(part)
         out += [ord(text[s]) for _, (s, e) in digits.pre_tokenize_str(text) if e - s == 1 and text[s] != "a"]
+    return out
+
+
+def added_word() -> list[int]:
+    """The word characters next to which an added token with single_word is not matched
+    (the Unicode \\w of Rust's regex crate, not Oniguruma's): those after which "QQ" is
+    not found. A test checks the other side and the pure code on every code point."""
+    from tokenizers import AddedToken, Tokenizer, models
+
+    tok = Tokenizer(models.WordLevel({"[UNK]": 0}, unk_token="[UNK]"))
+    tok.add_tokens([AddedToken("QQ", single_word=True, normalized=False)])
+    qq = tok.token_to_id("QQ")
+    out = []
+    for part in slices(code_points()):
+        encodings = tok.encode_batch(["QQ" + c for c in part], add_special_tokens=False)
+        out += [ord(c) for c, e in zip(part, encodings) if qq not in e.ids]
     return out
 
 

@@ -22,8 +22,9 @@ import re
 from .hf_models import build_model
 from .hf_normalizers import Unsupported, build_normalizer
 from .hf_pretokenizers import GPT2_PATTERN, build_pre_tokenizer
+from . import hf_unicode
 from .hf_schema import check
-from .hf_text import WHITE_SPACE, as_known
+from .hf_text import WHITE_SPACE, RangeSet, as_known
 from .tokenizers import Tokenizer
 
 SUPPORTED = {
@@ -113,8 +114,13 @@ class _AddedTokens:
         return out
 
 
+# The library's word characters for single_word (Rust regex's Unicode \w, its own tables:
+# marks and U+200D are, U+00B2 is not), not the running Python's str.isalnum.
+_ADDED_WORD = RangeSet(hf_unicode.ADDED_WORD)
+
+
 def _is_word_char(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
+    return ch in _ADDED_WORD
 
 
 # Pre-tokenizers that always end a pre-token before a space that follows a letter,
