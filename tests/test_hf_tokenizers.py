@@ -339,3 +339,44 @@ def test_single_word_added_tokens_on_every_assignable_code_point():
                 differ = [f"U+{ord(c):04X}" for c in part
                           if pure.encode(template.format(c)) != fast.encode(template.format(c)).ids]
                 raise AssertionError(f"{template}: {len(differ)} characters differ: {differ[:20]}")
+
+
+def _unicode_form_probes() -> list[str]:
+    """Texts on which Unicode normalization forms differ between Unicode versions: every
+    code point alone; after a mark of the highest combining class and before one of the
+    lowest (a character the library gives another class is put elsewhere); every
+    canonical decomposition that this Python knows, whole and single-step (a pair that
+    composes here may not in the library); random runs of marks and unassigned code points."""
+    import unicodedata
+
+    probes = list(EVERY_CODE_POINT)
+    probes += ["a\u0345" + c for c in ASSIGNABLE] + ["a" + c + "\u0334" for c in ASSIGNABLE]
+    for c in ASSIGNABLE:
+        mapping = unicodedata.decomposition(c)
+        if mapping and not mapping.startswith("<"):
+            probes += ["".join(chr(int(x, 16)) for x in mapping.split()), unicodedata.normalize("NFD", c)]
+    # And runs of marks (any, of any version) after bases that compose, Hangul jamo among them.
+    rng = random.Random(1)
+    marks = [c for c in ASSIGNABLE if unicodedata.category(c)[0] in "MC"]
+    bases = list("aeoAE\u1100\u1161\u11a8\uac00\U00011935\U00011930\u0b47\u0dd9")
+    probes += ["".join(rng.choice(marks if rng.random() < 0.6 else bases) for _ in range(6)) for _ in range(20000)]
+    return probes
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD"])
+def test_unicode_forms_are_the_librarys(form):
+    """NFC, NFD, NFKC and NFKD normalize as the library does: its tables are older than any
+    Python's unicodedata (U+11938 DIVES AKURU VOWEL SIGN O, Unicode 13, it neither decomposes
+    nor composes; U+A7F2 MODIFIER LETTER CAPITAL C, Unicode 14, it keeps under NFKC; U+0898,
+    Unicode 14, has combining class 0 to it)."""
+    from chunkwise.hf_normalizers import build_normalizer
+
+    pure = build_normalizer({"type": form})
+    fast = getattr(normalizers, form)()
+    sep = "\x01"  # a character that no form changes or joins: each probe is normalized alone
+    differ = []
+    for part in _slices([p for p in _unicode_form_probes() if sep not in p], 1 << 12):
+        text = sep.join(part)
+        if pure(text) != fast.normalize_str(text):
+            differ += [p for p in part if pure(p) != fast.normalize_str(p)]
+    assert not differ, f"{len(differ)} differ: {[' '.join(f'U+{ord(c):04X}' for c in p) for p in differ[:10]]}"

@@ -8,9 +8,10 @@ This asks the pinned `tokenizers` package itself, over every code point:
 which characters BertNormalizer's clean_text removes, which join a grapheme
 cluster (for the Precompiled normalizer), what strip_accents and
 lowercase turn each character into, which are punctuation to the BERT
-pre-tokenizer, which are digits to the Digits pre-tokenizer, and which are
-word characters to an added token's single_word. Run it after changing the
-pinned version (a test compares).
+pre-tokenizer, which are digits to the Digits pre-tokenizer, which are
+word characters to an added token's single_word, and which its Unicode
+normalization forms do not know. Run it after changing the pinned version (a
+test compares), with CPython 3.11.
 
     .venv/bin/python tools/gen_hf_unicode.py
 """
@@ -39,10 +40,10 @@ def code_points(but=""):
     return [c for c in chars if c not in but] if but else list(chars)
 
 
-def per_char(normalizer, chars):
+def per_char(normalizer, chars, sep=SEP):
     out = []
     for part in slices(chars):
-        out += normalizer.normalize_str(SEP + SEP.join(part) + SEP).split(SEP)[1:-1]
+        out += normalizer.normalize_str(sep + sep.join(part) + sep).split(sep)[1:-1]
     assert len(out) == len(chars)
     return out
 
@@ -99,6 +100,7 @@ def tables() -> dict[str, str]:
         "PUNCTUATION": ranges(punct),
         "NUMERIC": ranges(numeric()),
         "ADDED_WORD": ranges(added_word()),
+        "NORMALIZATION_UNKNOWN": ranges(normalization_unknown()),
     }
 
 
@@ -171,6 +173,36 @@ def added_word() -> list[int]:
         encodings = tok.encode_batch(["QQ" + c for c in part], add_special_tokens=False)
         out += [ord(c) for c, e in zip(part, encodings) if qq not in e.ids]
     return out
+
+
+def normalization_unknown() -> list[int]:
+    """Code points that the library's NFC, NFD, NFKC and NFKD leave alone as starters nothing
+    joins, but that unicodedata may decompose, reorder or compose: the library's tables
+    are Unicode 9.0's (U+11938, Unicode 13, it neither decomposes nor composes), and
+    unicodedata's are the running Python's. Known to the library is what it decomposes,
+    what its decompositions contain, and what it reorders; unknown, every other code point
+    that unicodedata decomposes, gives a combining class or composes, and every code point
+    it leaves unassigned (a later Python may know it: Pyodide's does Unicode 16). Made with
+    this Python's unicodedata: run it with CPython 3.11, as the package's tests are."""
+    sep = "\x01"  # NFKD never gives it ("|" it does: U+FF5C)
+    chars = code_points(but=sep)
+    nfd, nfkd = normalizers.NFD(), normalizers.NFKD()
+    known = set()
+    for c, d, k in zip(chars, per_char(nfd, chars, sep), per_char(nfkd, chars, sep)):
+        if d != c or k != c:
+            known.update(c + d + k)
+    # A nonzero combining class moves a character before U+0345 (class 240, the highest)
+    # or after U+0334 (class 1, the lowest but for 0).
+    after = per_char(nfd, ["\u0345" + c for c in chars], sep)
+    before = per_char(nfd, [c + "\u0334" for c in chars], sep)
+    known.update(c for c, a, b in zip(chars, after, before) if a != "\u0345" + c or b != c + "\u0334")
+    components = set()
+    for c in chars:
+        mapping = unicodedata.decomposition(c)
+        if mapping and not mapping.startswith("<"):
+            components.update(chr(int(x, 16)) for x in mapping.split())
+    return [ord(c) for c in chars if c not in known and (
+        unicodedata.category(c) == "Cn" or unicodedata.decomposition(c) or unicodedata.combining(c) or c in components)]
 
 
 def grapheme_joins() -> list[int]:

@@ -13,7 +13,7 @@ import unicodedata
 from .hf_graphemes import multi_char_clusters
 from .hf_regex import RegexUnsupported, compile_pattern
 from . import hf_unicode
-from .hf_text import WHITE_SPACE, RangeSet, lowercase, parse_mapping
+from .hf_text import WHITE_SPACE, CodeTable, RangeSet, lowercase, parse_mapping
 
 
 class Unsupported(ValueError):
@@ -117,9 +117,28 @@ def strip_normalizer(left=True, right=True):
     return normalize
 
 
+# The library normalizes with Unicode 9.0's tables: to it, a character of a later version
+# is a starter that nothing decomposes, reorders or composes with. unicodedata may do all
+# three (Unicode 14 on CPython 3.11, 16 in Pyodide), so the text is normalized in pieces
+# between such characters, which are kept as they are.
+_UNKNOWN = RangeSet(hf_unicode.NORMALIZATION_UNKNOWN)
+_UNKNOWN_CODES = CodeTable(lambda ch: "u" if ch in _UNKNOWN else "k")
+_UNKNOWN_RE = re.compile("u")
+
+
 def _unicode_form(form: str):
     def normalize(text: str) -> str:
-        return text if text.isascii() else unicodedata.normalize(form, text)
+        if text.isascii():
+            return text
+        codes = _UNKNOWN_CODES
+        if all(codes[ord(ch)] == "k" for ch in set(text)):
+            return unicodedata.normalize(form, text)
+        out, pos = [], 0
+        for m in _UNKNOWN_RE.finditer(codes.codes(text)):
+            out += [unicodedata.normalize(form, text[pos : m.start()]), text[m.start()]]
+            pos = m.end()
+        out.append(unicodedata.normalize(form, text[pos:]))
+        return "".join(out)
 
     return normalize
 
