@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 import re
 
+from . import hf_unicode
 from .hf_models import build_model
 from .hf_normalizers import Unsupported, build_normalizer
 from .hf_pretokenizers import GPT2_PATTERN, build_pre_tokenizer
-from . import hf_unicode
 from .hf_schema import check
 from .hf_text import WHITE_SPACE, RangeSet, as_known
 from .tokenizers import Tokenizer
