@@ -168,6 +168,17 @@ def test_malformed_tokenizer_files_name_what_is_wrong(tmp_path, spec, message):
     assert message in line
 
 
+@pytest.mark.parametrize("depth", [300, 3000])
+def test_a_tokenizer_file_nested_too_deeply_is_one_line(tmp_path, depth):
+    """Normalizer Sequences inside Sequences: RecursionError (in check, or in json.loads
+    itself deeper down) went past the CLI's ValueError as a traceback."""
+    normalizer = '{"type": "Sequence", "normalizers": [' * depth + '{"type": "Lowercase"}' + "]}" * depth
+    deep = tmp_path / "deep.json"  # (written out: json.dumps cannot nest this deep either)
+    deep.write_text(f'{{"model": {json.dumps(_WORDS)}, "normalizer": {normalizer}}}', encoding="utf-8")
+    for backend in ("pure", "tiktoken"):
+        assert "nested too deeply" in _one_error_line(run("--tokenizer", str(deep), stdin="a a", backend=backend))
+
+
 def test_a_file_the_tokenizers_library_refuses_is_one_line(tmp_path):
     """The fast backend's refusal (tokenizers raises a bare Exception) is a clear
     error too: a WordLevel model without unk_token, which the pure backend reads."""

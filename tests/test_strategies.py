@@ -485,3 +485,25 @@ def test_atx_titles_drop_their_closing_hashes_and_trailing_space():
     assert [(h.level, h.title, h.start, h.end) for h in find_headings(doc)] == [
         (1, "Title", 0, 10), (2, "", 11, 16), (3, "a#", 17, 23), (4, "b", 24, 35), (1, "c\u3000##", 36, 42),
         (2, "", 43, 48), (1, "x  #", 49, 58), (1, "Tab", 59, 69), (2, "Title", 70, 79)]
+
+
+def test_sentence_ends_after_long_runs_are_where_the_unbounded_pattern_finds_them():
+    """The sentence pattern reads at most 32 more terminators per try (a run without
+    a space after it was rescanned from each of its characters): a longer run, with
+    any run of closing quotes and brackets, still ends where it did."""
+    import re
+
+    from chunkwise.separators import _CJK_CLOSERS, _CLOSERS, _SENTENCE, _TERMINATORS
+    from chunkwise.whitespace import CLASS as S
+
+    unbounded = re.compile(
+        rf"[{_TERMINATORS}](?:(?<=[.!?…‽])[.!?…‽]*[{_CLOSERS}]*(?=[{S}])"
+        rf"|(?<=[؟।॥۔])[؟।॥۔]*[{_CLOSERS}]*(?=[{S}])|(?<=[。！？｡])[。！？｡]*[{_CJK_CLOSERS}]*)"
+    )
+    for terminator, closer in ((".", ")"), ("!", '"'), ("؟", "»"), ("…", "’")):
+        for run in (1, 2, 32, 33, 34, 80):
+            for closers in (0, 1, 32, 33, 80):
+                for after in (" Next", "x", ""):
+                    text = "He said" + terminator * run + closer * closers + after
+                    ends = lambda p: [m.end() for m in p.finditer(text)]  # noqa: E731
+                    assert ends(_SENTENCE) == ends(unbounded), (run, closers, after)

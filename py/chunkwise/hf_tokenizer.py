@@ -435,9 +435,11 @@ def tokenizer_from_text(source: str | bytes, name: str | None = None, backend: s
         text = source
     try:
         data = json.loads(text)
+        if not isinstance(data, dict) or "model" not in data:
+            raise Unsupported("not a tokenizer.json file: it has no \"model\"")
+        check(data)  # a field of the wrong shape is named here, not a KeyError in a builder
+        return HFTokenizer(data, name or "tokenizer.json", backend, text)
     except json.JSONDecodeError as error:
         raise Unsupported(f"not a tokenizer.json file: {error}") from None
-    if not isinstance(data, dict) or "model" not in data:
-        raise Unsupported("not a tokenizer.json file: it has no \"model\"")
-    check(data)  # a field of the wrong shape is named here, not a KeyError in a builder
-    return HFTokenizer(data, name or "tokenizer.json", backend, text)
+    except RecursionError:  # (json.loads, check and the builders recurse: Sequences of Sequences...)
+        raise Unsupported("tokenizer.json: nested too deeply") from None

@@ -33,15 +33,16 @@ _CJK_CLOSERS = "」』”’）】》〉\"'"
 # Sentence ends: . ! ? … (and Arabic, Devanagari) before whitespace, closing quotes
 # and brackets included; the full-width terminators need no space after them.
 _TERMINATORS = ".!?…‽؟।॥۔。！？｡"
-# A run of terminators (or closers) with no whitespace after it is no sentence end,
-# yet re tries a match from each of its characters: unbounded, each try scanned the
-# rest of the run (40,000 periods took 25 s). At most _RUN more are read per try, and
-# possessively (giving some back never helps: what follows would be one of them); a
-# longer run still ends a sentence, found from a later character of it, at the same cut.
-_RUN = 32
+# A run of terminators with no whitespace after it is no sentence end, yet re tries a
+# match from each of them: unbounded, each try scanned the rest of the run (40,000
+# periods took 25 s). A try reads at most _MORE_TERMINATORS more, possessively (giving
+# some back never helps: what follows would be one of them); a longer run still ends a
+# sentence, found from a later terminator of it, at the same cut. The closers after
+# them are read whole (possessively): only the last tries of a run reach them.
+_MORE_TERMINATORS = 32
 _SENTENCE_REST = (
-    rf"(?<=[.!?…‽])[.!?…‽]{{0,{_RUN}}}+[{_CLOSERS}]{{0,{_RUN}}}+(?=[{_S}])"
-    rf"|(?<=[؟।॥۔])[؟।॥۔]{{0,{_RUN}}}+[{_CLOSERS}]{{0,{_RUN}}}+(?=[{_S}])|(?<=[。！？｡])[。！？｡]*[{_CJK_CLOSERS}]*"
+    rf"(?<=[.!?…‽])[.!?…‽]{{0,{_MORE_TERMINATORS}}}+[{_CLOSERS}]*+(?=[{_S}])"
+    rf"|(?<=[؟।॥۔])[؟।॥۔]{{0,{_MORE_TERMINATORS}}}+[{_CLOSERS}]*+(?=[{_S}])|(?<=[。！？｡])[。！？｡]*[{_CJK_CLOSERS}]*"
 )
 _SENTENCE = re.compile(rf"[{_TERMINATORS}](?:{_SENTENCE_REST})")
 # Phrase breaks: , ; : before whitespace, spaced dashes, unspaced em/en dashes
