@@ -11,7 +11,7 @@ import random
 import pytest
 
 import chunkwise
-from chunkwise import hf_registry
+from chunkwise import hf_registry, stats
 from chunkwise.counter import TokenIndex
 from chunkwise.model import STRATEGIES
 from chunkwise.tokenizers import get_tokenizer
@@ -144,6 +144,9 @@ def test_a_character_over_a_tiny_budget_is_a_chunk_of_its_own(encoding, hf_backe
             assert all(tokenizer.count(c.text) > max_tokens for c in over)
             named = [w for w in result.warnings if "alone is" in w]
             assert len(named) == (1 if over else 0), result.warnings
+            # the stats' histogram holds every chunk in the range of its bar (the page lists a bar's chunks by range)
+            bars = stats.compute(result)["histogram"]
+            assert all(sum(b["lo"] <= c.token_count <= b["hi"] for b in bars) == 1 for c in result.chunks)
     assert any(get_tokenizer(e).count(ch) > 4 for e in ("multilingual-e5-small", "llama2") for ch in ("\u331a", "😀"))
 
 

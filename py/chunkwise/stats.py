@@ -9,14 +9,17 @@ HISTOGRAM_BINS = 10
 def histogram(counts: list[int], max_tokens: int, bins: int = HISTOGRAM_BINS) -> list[dict]:
     """Chunk sizes in `bins` equal ranges of the budget: [{lo, hi, count}].
 
-    Ranges are inclusive integer token counts: 1..51, 52..102, ... up to max_tokens.
+    Ranges are inclusive integer token counts: 1..51, 52..102, ... up to max_tokens;
+    the last reaches the largest count when a chunk is over the budget (a character
+    that alone is: engine._lone_character), so every chunk is in the range of its bin.
     """
     bins = max(1, min(bins, max_tokens))
     edges = [round(i * max_tokens / bins) for i in range(bins + 1)]
+    edges[-1] = max(max_tokens, *counts) if counts else max_tokens
     out = [{"lo": edges[i] + 1, "hi": edges[i + 1], "count": 0} for i in range(bins)]
     out[0]["lo"] = 0
     for n in counts:
-        # Smallest bin whose upper edge holds n (n never exceeds max_tokens).
+        # Smallest bin whose upper edge holds n.
         i = 0
         while i < bins - 1 and n > edges[i + 1]:
             i += 1
