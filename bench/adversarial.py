@@ -21,6 +21,7 @@ import subprocess
 import sys
 
 MB = 1_000_000
+REPEATS = 3  # fresh processes per measurement (bench/run.py --repeats)
 HERE = pathlib.Path(__file__).resolve().parent
 
 
@@ -150,7 +151,7 @@ def _fastest(runs: list[dict]) -> dict:
     return {**min(runs, key=lambda r: r["s"]), "rss_mb": max(r["rss_mb"] for r in runs)}
 
 
-def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4, only: str = "", repeats: int = 3) -> tuple[str, dict]:
+def section(sizes_mb: list[float], timeout: float, both_up_to: float = 4, only: str = "", repeats: int = REPEATS) -> tuple[str, dict]:
     """The table: every shape with tiktoken at every size, with the pure backend
     up to `both_up_to` MB; `only`: comma-separated words, the shapes that contain one.
     Each time is the best of `repeats` fresh processes; the ratio of the two largest

@@ -20,6 +20,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
+import adversarial  # noqa: E402
 import codebench  # noqa: E402
 from timing import best_of, paired_ratio, times_in_turns  # noqa: E402
 import corpus  # noqa: E402
@@ -269,12 +270,10 @@ def corpus_section(runs: int, quick: bool) -> tuple[str, dict]:
     return scaleout.section(quick)
 
 
-ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0, "shapes": "", "repeats": 3}
+ADVERSARIAL = {"sizes": [1.0, 4.0, 16.0], "timeout": 600.0, "shapes": "", "repeats": adversarial.REPEATS}
 
 
 def adversarial_section() -> tuple[str, dict]:
-    import adversarial
-
     return adversarial.section(ADVERSARIAL["sizes"], ADVERSARIAL["timeout"], only=ADVERSARIAL["shapes"],
                                repeats=ADVERSARIAL["repeats"])
 
@@ -304,7 +303,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=600, help="with adversarial: seconds per run (default 600)")
     parser.add_argument("--shapes", default="", help="with adversarial: only shapes naming one of these words (giant,flag,...)")
     parser.add_argument("--repeats", type=int, default=ADVERSARIAL["repeats"],
-                        help="with adversarial: fresh processes per measurement, the fastest kept; the two largest sizes alternate (default 3)")
+                        help="with adversarial: fresh processes per measurement, the fastest kept; the two largest sizes alternate (default %(default)s)")
     args = parser.parse_args()
     args.only = [name for name in args.only if name != "all"]  # "all" is the default
     if args.adversarial:

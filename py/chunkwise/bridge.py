@@ -101,7 +101,7 @@ class Session:
     def start(self, settings_json: str) -> str:
         """Start chunking the current document with these settings (JSON:
         max_tokens, overlap, strategy, encoding, overlap_unit; language and filename, see _read_as).
-        -> JSON {warnings, settings, language: {name, label, note}}"""
+        -> JSON {warnings, settings, language: {name, label, note, detected}}"""
         if self.document is None:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)

@@ -386,17 +386,20 @@ def _fast_encoder(source: str, name: str):
     fast.no_truncation()
     fast.no_padding()
 
+    def refused(error: Exception) -> Unsupported:
+        return Unsupported(f"{name}: the tokenizers library cannot encode with it: {error}")
+
     def encode(text: str) -> list[int]:
         try:
             return fast.encode(text, add_special_tokens=False).ids
         except Exception as error:
-            raise Unsupported(f"{name}: the tokenizers library cannot encode with it: {error}") from None
+            raise refused(error) from None
 
     def encode_batch(texts: list[str]) -> list[list[int]]:
         try:
             return [e.ids for e in fast.encode_batch(texts, add_special_tokens=False)]
         except Exception as error:
-            raise Unsupported(f"{name}: the tokenizers library cannot encode with it: {error}") from None
+            raise refused(error) from None
 
     encode.batch = encode_batch
     return encode
