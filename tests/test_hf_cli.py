@@ -114,6 +114,19 @@ def test_a_tokenizer_path_is_never_its_text(tmp_path):
     assert _stats(out.stderr)["encoding"] == "{minilm}.json"
 
 
+def test_a_tokenizer_file_with_a_byte_order_mark_is_read(tmp_path):
+    """A tokenizer.json saved with a UTF-8 BOM (some editors add one) was refused on
+    both backends ('Unexpected UTF-8 BOM'), though input files with one are read."""
+    plain = tokenizer_path("all-MiniLM-L6-v2")
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    for backend in ("pure", "tiktoken"):
+        want = run("--tokenizer", str(plain), stdin="Hello world. Second sentence.", backend=backend)
+        got = run("--tokenizer", str(marked), stdin="Hello world. Second sentence.", backend=backend)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout == want.stdout and want.stdout
+
+
 def test_an_empty_tokenizer_name_is_an_error_not_the_default_encoding():
     out = run("--tokenizer", "", stdin="Hello world.")
     assert out.returncode == 2 and out.stdout == ""

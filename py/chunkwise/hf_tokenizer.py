@@ -436,6 +436,7 @@ def tokenizer_from_text(source: str | bytes, name: str | None = None, backend: s
             raise Unsupported("not a tokenizer.json file: it is not UTF-8 text") from None
     else:
         text = source
+    text = text.removeprefix("\ufeff")  # (an editor's BOM: JSON has none, and json.loads and tokenizers refuse it)
     try:
         data = json.loads(text)
         if not isinstance(data, dict) or "model" not in data:
