@@ -16,7 +16,7 @@ from tokenizers import AddedToken, Regex, Tokenizer, decoders
 from tokenizers import __version__ as tokenizers_version
 from tokenizers import models, normalizers, pre_tokenizers, trainers
 
-from chunkwise.hf_tokenizer import Unsupported, load_tokenizer_json
+from chunkwise.hf_tokenizer import Unsupported, tokenizer_from_text
 from hf_files import CORPUS, tokenizer_path
 
 SAMPLES = [
@@ -44,6 +44,11 @@ POOLS = [
     "👍🏽🏳🌈👨👩👧🇩🇪🇫🇷",
     "مرحبا؟नमस्ते।॥\u0600",
 ]
+
+
+def load_file(path, name=None):
+    """A tokenizer.json file as the CLI reads it: its text (a file's contents are never a path)."""
+    return tokenizer_from_text(path.read_text(encoding="utf-8"), name)
 
 
 def _random_texts(seed: int, n: int) -> list[str]:
@@ -98,7 +103,7 @@ REGISTRY_FILES = {
 @pytest.fixture(scope="module", params=sorted(REGISTRY_FILES))
 def registry_pair(request):
     path = tokenizer_path(request.param)
-    pure = load_tokenizer_json(str(path), name=request.param)
+    pure = load_file(path, name=request.param)
     assert pure.family == REGISTRY_FILES[request.param]
     return request.param, pure, _fast(path)
 
@@ -128,7 +133,7 @@ def test_registry_files_hypothesis(registry_pair, text):
 
 
 def test_special_tokens_added_counts_the_post_processor():
-    counts = {name: load_tokenizer_json(str(tokenizer_path(name))).special_tokens_added for name in REGISTRY_FILES}
+    counts = {name: load_file(tokenizer_path(name)).special_tokens_added for name in REGISTRY_FILES}
     assert counts == {"all-MiniLM-L6-v2": 2, "multilingual-e5-small": 2, "llama2": 1, "llama3": 0}
     fast = Tokenizer.from_file(str(tokenizer_path("all-MiniLM-L6-v2")))
     fast.no_truncation()
@@ -138,7 +143,7 @@ def test_special_tokens_added_counts_the_post_processor():
 
 def test_the_files_truncation_is_ignored():
     # all-MiniLM-L6-v2's tokenizer.json truncates at 128 and pads to 128; counting does neither.
-    tok = load_tokenizer_json(str(tokenizer_path("all-MiniLM-L6-v2")))
+    tok = load_file(tokenizer_path("all-MiniLM-L6-v2"))
     assert len(tok.encode("word " * 500)) == 500
     assert tok.encode("") == []
 
@@ -205,7 +210,7 @@ TRAINED = _trained()
 @pytest.mark.parametrize("name", sorted(TRAINED))
 def test_trained_tokenizers(name):
     fast = TRAINED[name]
-    pure = load_tokenizer_json(fast.to_str(), name=name)
+    pure = tokenizer_from_text(fast.to_str(), name=name)
     _assert_same(pure, _fast(fast), SAMPLES + _documents() + _random_texts(11, 800))
 
 
@@ -227,7 +232,7 @@ def test_counts_add_up_at_separable_offsets(registry_pair):
 
 @pytest.mark.parametrize("name", sorted(TRAINED))
 def test_trained_counts_add_up_at_separable_offsets(name):
-    pure = load_tokenizer_json(TRAINED[name].to_str(), name=name)
+    pure = tokenizer_from_text(TRAINED[name].to_str(), name=name)
     if pure.cuts_at_spaces:
         _separable_cases(pure, SAMPLES + _random_texts(5, 300))
 
@@ -254,14 +259,14 @@ def _with(path, **changes):
 )
 def test_unsupported_components_raise_a_clear_error(change, message):
     with pytest.raises(Unsupported, match=message.replace("(", r"\(").replace(")", r"\)")):
-        load_tokenizer_json(_with(tokenizer_path("all-MiniLM-L6-v2"), **change))
+        tokenizer_from_text(_with(tokenizer_path("all-MiniLM-L6-v2"), **change))
 
 
 def test_not_a_tokenizer_file():
     with pytest.raises(Unsupported, match="not a tokenizer.json file"):
-        load_tokenizer_json("{\"hello\": 1}")
+        tokenizer_from_text("{\"hello\": 1}")
     with pytest.raises(Unsupported, match="not a tokenizer.json file"):
-        load_tokenizer_json(b"\x89PNG...")
+        tokenizer_from_text(b"\x89PNG...")
 
 
 def test_unicode_tables_match_the_pinned_tokenizers():
@@ -321,7 +326,7 @@ def test_digits_on_every_code_point(individual_digits):
     # The fuzzer's case, through a whole tokenizer.json.
     tok = Tokenizer(models.WordLevel({"[UNK]": 0, "w": 1}, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Digits(individual_digits=individual_digits)
-    assert load_tokenizer_json(tok.to_str()).encode("\U0001d2c1w") == tok.encode("\U0001d2c1w").ids == [0, 1]
+    assert tokenizer_from_text(tok.to_str()).encode("\U0001d2c1w") == tok.encode("\U0001d2c1w").ids == [0, 1]
 
 
 def test_single_word_added_tokens_on_every_assignable_code_point():
@@ -331,7 +336,7 @@ def test_single_word_added_tokens_on_every_assignable_code_point():
     Unicode (U+1C89 CYRILLIC CAPITAL LETTER TJE is), not the running Python's str.isalnum."""
     fast = Tokenizer(models.WordLevel({"[UNK]": 0, "w": 1}, unk_token="[UNK]"))
     fast.add_tokens([AddedToken("QQ", single_word=True, normalized=False)])
-    pure = load_tokenizer_json(fast.to_str())
+    pure = tokenizer_from_text(fast.to_str())
     for template in ("QQ{}", "{}QQ"):
         for part in _slices(ASSIGNABLE):
             text = " ".join(template.format(c) for c in part)

@@ -1,6 +1,6 @@
 """Hugging Face tokenizer.json files, counted exactly in pure Python.
 
-    tok = load_tokenizer_json(path_or_text)
+    tok = tokenizer_from_text(Path("tokenizer.json").read_text(encoding="utf-8"), name)
     tok.encode(text)    # the ids of tokenizers' encode(text, add_special_tokens=False)
 
 The pipeline is the `tokenizers` library's: added tokens are matched in the raw
@@ -35,7 +35,7 @@ SUPPORTED = {
                        "Digits", "Punctuation", "CharDelimiterSplit", "Sequence"],
 }
 
-__all__ = ["HFTokenizer", "Unsupported", "load_tokenizer_json", "tokenizer_from_text", "SUPPORTED"]
+__all__ = ["HFTokenizer", "Unsupported", "tokenizer_from_text", "SUPPORTED"]
 
 
 def _special_tokens_added(spec) -> int:
@@ -411,19 +411,6 @@ def tokenizers_available() -> bool:
     except ImportError:
         return False
     return True
-
-
-def load_tokenizer_json(source: str | bytes, name: str | None = None, backend: str = "pure") -> HFTokenizer:
-    """Build an HFTokenizer from a tokenizer.json path or its text."""
-    if isinstance(source, str) and not source.lstrip().startswith("{"):
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
-        if name is None:
-            import os
-
-            name = os.path.basename(os.path.dirname(os.path.abspath(source))) or "tokenizer.json"
-        source = text
-    return tokenizer_from_text(source, name, backend)
 
 
 def tokenizer_from_text(source: str | bytes, name: str | None = None, backend: str = "pure") -> HFTokenizer:
