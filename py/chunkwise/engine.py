@@ -349,11 +349,11 @@ class ChunkJob:
             headings=self.outline.path_at(a),
         )
         self.chunks.append(chunk)
-        self._advance(a, ending)
+        self._advance(a, ending, last)
         return chunk
 
-    def _advance(self, a: int, ending: Ending) -> None:
-        if ending.level == END or ending.end == self.stop:  # the last chunk (see _next_chunk)
+    def _advance(self, a: int, ending: Ending, last: bool) -> None:
+        if last:
             self.pos = self.stop
             return
         fresh = self.document.chunk_start(ending.cut)
