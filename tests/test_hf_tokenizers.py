@@ -385,3 +385,43 @@ def test_unicode_forms_are_the_librarys(form):
         if pure(text) != fast.normalize_str(text):
             differ += [p for p in part if pure(p) != fast.normalize_str(p)]
     assert not differ, f"{len(differ)} differ: {[' '.join(f'U+{ord(c):04X}' for c in p) for p in differ[:10]]}"
+
+
+# Every general category a Split pattern may name, and \d: the library's Unicode (Oniguruma's
+# tables, Unicode 16 in tokenizers 0.23), not the running Python's (CPython 3.11 knows 14:
+# U+1C89 is no \p{Lu} to it, U+1B4E no \p{P}, U+0897 no \p{M}, U+10D40 no \d).
+CATEGORY_PATTERNS = [
+    r"\p{Lu}+|\p{Ll}+|\p{Lt}+|\p{Lm}+|\p{Lo}+|\p{M}|\p{N}",
+    r"\p{Mn}+|\p{Mc}+|\p{Me}+|\d+|\p{Nl}+|\p{No}+|\p{P}",
+    r"\p{Pc}+|\p{Pd}+|\p{Ps}+|\p{Pe}+|\p{Pi}+|\p{Pf}+|\p{Po}+|\p{S}",
+    r"\p{Sm}+|\p{Sc}+|\p{Sk}+|\p{So}+|\p{Zs}+|\p{Zl}+|\p{Zp}+|\p{Z}",
+    r"\p{Cc}+|\p{Cf}+|\p{C}|\p{Letter}|\p{Mark}|\w|\s",
+    # all at once: 2**33 combinations of properties, of which the text meets a few dozen
+    r"\p{Lu}+|\p{Ll}+|\p{Lt}+|\p{Lm}+|\p{Lo}+|\p{Mn}+|\p{Mc}+|\p{Me}+|\d+|\p{Nl}+|\p{No}+|\p{Pc}+|\p{Pd}+"
+    r"|\p{Ps}+|\p{Pe}+|\p{Pi}+|\p{Pf}+|\p{Po}+|\p{Sm}+|\p{Sc}+|\p{Sk}+|\p{So}+|\p{Zs}+|\p{Zl}+|\p{Zp}+|\p{Cc}+"
+    r"|\p{Cf}+|\p{M}|\p{N}|\p{P}|\p{S}|\p{Z}|\p{C}",
+]
+
+
+@pytest.mark.parametrize("pattern", CATEGORY_PATTERNS)
+def test_split_pattern_categories_on_every_assignable_code_point(pattern):
+    from chunkwise.hf_pretokenizers import build_pre_tokenizer
+
+    fast = pre_tokenizers.Split(Regex(pattern), "isolated")
+    pure = build_pre_tokenizer({"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False})
+    for part in _slices(ASSIGNABLE):
+        text = "".join(part)
+        if [piece for piece, _ in pure([(text, True)])] != [piece for piece, _ in fast.pre_tokenize_str(text)]:
+            differ = [f"U+{ord(c):04X}" for c in part
+                      if [p for p, _ in pure([(c, True)])] != [p for p, _ in fast.pre_tokenize_str(c)]
+                      or [p for p, _ in pure([("\x00" + c, True)])] != [p for p, _ in fast.pre_tokenize_str("\x00" + c)]]
+            raise AssertionError(f"{len(differ)} code points split differently: {differ[:20]}")
+
+
+def test_grapheme_clusters_outside_the_bmp_use_the_librarys_categories():
+    """Past the BMP, where the probe of tools/gen_hf_unicode.py cannot see, a mark joins
+    the cluster before it by the library's categories, on CPython 3.11 as in Pyodide:
+    U+10D69 GARAY VOWEL SIGN E is a mark in Unicode 16, unassigned in 3.11's 14."""
+    from chunkwise.hf_graphemes import multi_char_clusters
+
+    assert list(multi_char_clusters("a\U00010d69 b")) == [(0, "a\U00010d69")]

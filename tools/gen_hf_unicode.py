@@ -90,6 +90,7 @@ def tables() -> dict[str, str]:
     return {
         "VERSION": __version__,
         **onig,
+        "ONIG_CATEGORIES": categories(),
         "WHITESPACE_WORD": ranges(whitespace_word()),
         "GRAPHEME_JOINS": ranges(grapheme_joins()),
         "CLEAN_REMOVED": ranges(removed),
@@ -115,6 +116,24 @@ SLICE = 1 << 14
 def slices(chars: list[str]):
     for i in range(0, len(chars), SLICE):
         yield chars[i : i + SLICE]
+
+
+# Every general category but Cs (a str holds no surrogate): what is in none of them is Cn.
+CATEGORIES = ("Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Co").split()
+
+
+def categories() -> str:
+    """Oniguruma's general category of every code point, as runs: "start:Cat" entries,
+    each category holding from its start to the next entry's (surrogates are Cs)."""
+    of = ["Cn"] * 0x110000
+    of[0xD800:0xE000] = ["Cs"] * 0x800
+    for name in CATEGORIES:
+        for o in oniguruma_class(rf"\p{{{name}}}"):
+            assert of[o] == "Cn", (hex(o), of[o], name)
+            of[o] = name
+    # (U+0001 is the probe's own marker: Cc in every Unicode version)
+    of[1] = "Cc"
+    return ",".join(f"{o:x}:{cat}" for o, cat in enumerate(of) if o == 0 or of[o - 1] != cat)
 
 
 def oniguruma_class(pattern: str) -> list[int]:

@@ -7,10 +7,9 @@ are normalized character by character either way).
 from __future__ import annotations
 
 import re
-from unicodedata import category
 
 from . import hf_unicode
-from .hf_text import RangeSet
+from .hf_text import RangeSet, category
 
 # Grapheme_Cluster_Break=Prepend.
 _PREPEND = frozenset(
@@ -27,7 +26,8 @@ _MC_OTHER = frozenset(
 
 
 # Characters of the BMP that join the cluster before them, from the library's
-# own segmentation tables (see tools/gen_hf_unicode.py); others by category.
+# own segmentation tables (see tools/gen_hf_unicode.py); others by category (the
+# library's Unicode, hf_text.category: the running Python's may be older).
 _JOINS = RangeSet(hf_unicode.GRAPHEME_JOINS)
 
 

@@ -11,12 +11,10 @@ lookbehind, other escapes) raise Unsupported: never a silently wrong count.
 """
 from __future__ import annotations
 
-import itertools
 import re
-from unicodedata import category
 
 from . import hf_unicode
-from .hf_text import LETTER, NUMBER, WHITE_SPACE, CodeTable, RangeSet
+from .hf_text import LETTER, NUMBER, CodeTable, RangeSet, category
 
 # Oniguruma's classes in the `tokenizers` build (its Unicode version, not Python's).
 _ONIG = {
@@ -47,10 +45,7 @@ def _prop_fn(name: str):
     if name in _ONIG:
         table = _ONIG[name]
         return lambda ch: ch in table
-    if name == "space":
-        return lambda ch: ch in WHITE_SPACE
-    if name == "word":  # Oniguruma's Unicode \w: letters, marks, decimal digits, connector punctuation
-        return lambda ch: category(ch)[0] in "LM" or category(ch) in ("Nd", "Pc")
+    # the library's categories (hf_text.category), not the running Python's
     if name == "digit":
         return lambda ch: category(ch) == "Nd"
     if name.startswith("cat:"):
@@ -250,36 +245,45 @@ class _Parser:
 
 
 class CompiledPattern:
-    """An Oniguruma pattern compiled to `re` over class codes."""
+    """An Oniguruma pattern compiled to `re` over class codes.
+
+    A character's code stands for its literal, or for the combination of the
+    pattern's properties it has. Codes for combinations are made as the text
+    shows them (a character cannot be both \\p{Lu} and \\p{Ll}: of the 2**n
+    combinations of n properties, a text meets a few), and the `re` pattern is
+    rebuilt when a new one appears."""
 
     def __init__(self, pattern: str):
         parser = _Parser(pattern)
-        tree = parser.parse()
+        self._tree = parser.parse()
         self.pattern = pattern
-        literals = sorted(parser.literals)
         props = sorted(parser.props)
         fns = [_prop_fn(p) for p in props]
         samples = []  # (code char, literal or None, property dict)
-        code_of: dict = {}
-        for lit in literals:
-            key = ("lit", lit)
-            code_of[key] = chr(0xE000 + len(samples))
-            samples.append((code_of[key], lit, {p: f(lit) for p, f in zip(props, fns)}))
-        for bits in itertools.product((False, True), repeat=len(props)):
-            key = ("bits", bits)
-            code_of[key] = chr(0xE000 + len(samples))
-            samples.append((code_of[key], None, dict(zip(props, bits))))
+        for lit in sorted(parser.literals):
+            samples.append((chr(0xE000 + len(samples)), lit, {p: f(lit) for p, f in zip(props, fns)}))
         self._samples = samples
-        self._newline = code_of.get(("lit", "\n"))
-        literal_set = frozenset(literals)
+        code_of_literal = {lit: code for code, lit, _ in samples}
+        self._newline = code_of_literal.get("\n")
+        code_of_bits: dict[tuple[bool, ...], str] = {}
 
         def classify(ch: str) -> str:
-            if ch in literal_set:
-                return code_of[("lit", ch)]
-            return code_of[("bits", tuple(f(ch) for f in fns))]
+            code = code_of_literal.get(ch)
+            if code is not None:
+                return code
+            bits = tuple(f(ch) for f in fns)
+            code = code_of_bits.get(bits)
+            if code is None:
+                code = code_of_bits[bits] = chr(0xE000 + len(samples))
+                samples.append((code, None, dict(zip(props, bits))))
+            return code
 
         self._table = CodeTable(classify)
-        self.regex = re.compile(self._emit(tree))
+        self._compile()  # (now: a pattern `re` cannot take fails on loading, not on the first text)
+
+    def _compile(self) -> None:
+        self._compiled_for = len(self._samples)
+        self.regex = re.compile(self._emit(self._tree))
 
     def _class(self, matcher) -> str:
         chars = [code for code, lit, props in self._samples if matcher(lit, props)]
@@ -306,6 +310,8 @@ class CompiledPattern:
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         codes = text.translate(self._table)
+        if len(self._samples) != self._compiled_for:  # the text showed a new combination
+            self._compile()
         return [m.span() for m in self.regex.finditer(codes)]
 
 

@@ -57,6 +57,34 @@ NUMBER = RangeSet(hf_unicode.ONIG_NUMBER)
 _LOWER = parse_mapping(hf_unicode.LOWERCASE)
 
 
+class Categories:
+    """The general category of each code point by the library's Unicode ("Lu", "Nd",
+    "Cn"...), from "start:Cat" runs (Oniguruma's \\p{..} and \\d in Split patterns:
+    CPython 3.11's unicodedata is Unicode 14, Pyodide's 16, the library's its own)."""
+
+    def __init__(self, spec: str):
+        self.starts: list[int] = []
+        self.names: list[str] = []
+        for entry in spec.split(","):
+            start, _, name = entry.partition(":")
+            self.starts.append(int(start, 16))
+            self.names.append(name)
+
+    def __call__(self, ch: str) -> str:
+        return self.names[bisect_right(self.starts, ord(ch)) - 1]
+
+
+_categories: Categories | None = None
+
+
+def category(ch: str) -> str:
+    """unicodedata.category as the library sees it (its table is read on first use)."""
+    global _categories
+    if _categories is None:
+        _categories = Categories(hf_unicode.ONIG_CATEGORIES)
+    return _categories(ch)
+
+
 def is_bert_punctuation(ch: str) -> bool:
     """tokenizers' is_bert_punc: ASCII punctuation or a Unicode P* category (its tables)."""
     return ch in PUNCTUATION
