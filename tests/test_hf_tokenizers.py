@@ -425,3 +425,49 @@ def test_grapheme_clusters_outside_the_bmp_use_the_librarys_categories():
     from chunkwise.hf_graphemes import multi_char_clusters
 
     assert list(multi_char_clusters("a\U00010d69 b")) == [(0, "a\U00010d69")]
+
+
+# -- a file of the wrong shape: one clear refusal, never a traceback ------------------------
+
+_WRONG_VALUES = [None, 7, 2.5, True, "x", [], {}, [1, "a"], {"type": "x"}, -1, "DELETE"]
+
+
+def _field_paths(node, where=()):
+    """Every field of a tokenizer.json (the first items of a list, two of a vocabulary)."""
+    if isinstance(node, dict):
+        for key, value in list(node.items())[: 2 if "[UNK]" in node else None]:
+            yield where + (key,)
+            yield from _field_paths(value, where + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node[:3]):
+            yield where + (i,)
+            yield from _field_paths(value, where + (i,))
+
+
+@pytest.mark.parametrize("name", sorted(TRAINED))
+def test_every_field_of_the_wrong_shape_is_refused_clearly(name):
+    """hf_schema.check walks the fields the builders read; where a builder reads one it
+    does not know (they can drift apart), a wrong value would fail as a KeyError or
+    TypeError. Any field of a trained file set to a value of another shape, or
+    removed: the file loads and counts, or is refused with a ValueError."""
+    data = json.loads(TRAINED[name].to_str())
+    for path in _field_paths(data):
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        original = parent[path[-1]]
+        for wrong in _WRONG_VALUES:
+            if wrong == "DELETE" and isinstance(parent, list):
+                continue
+            if wrong == "DELETE":
+                del parent[path[-1]]
+            else:
+                parent[path[-1]] = wrong
+            try:
+                tokenizer_from_text(json.dumps(data), name).encode("Hello, world! It's 123 ünïcode 中文.\n  x")
+            except ValueError:
+                pass
+            except Exception as error:
+                raise AssertionError(f"{'.'.join(map(str, path))} = {wrong!r}: {type(error).__name__}: {error}") from None
+            finally:
+                parent[path[-1]] = original  # put back: each field is tried alone
