@@ -275,9 +275,13 @@ self.onmessage = (event) => {
   }, () => {}); // boot failed: boot-error was already posted
 };
 
-// A Python exception arrives as a long traceback; the page shows its last line.
+// A Python exception arrives as a long traceback; the page shows its last line's
+// message, without the exception's name ("chunkwise.hf_normalizers.Unsupported: "):
+// the whole traceback is in the console.
 function pythonMessage(err) {
   const text = String((err && err.message) || err).trim();
   const lines = text.split("\n").filter(Boolean);
-  return lines.length ? lines[lines.length - 1] : text;
+  const last = lines.length ? lines[lines.length - 1] : text;
+  const named = err?.type && /^([\w.]+): ([^]+)$/.exec(last);
+  return named && named[1].split(".").pop() === err.type ? named[2] : last;
 }
