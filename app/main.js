@@ -218,9 +218,10 @@ function showSettings() {
   else if (Number(ui.overlap.value) !== settings.overlap || ui.overlap.value === "") ui.overlap.value = settings.overlap;
   ui.overlapAuto.disabled = settings.overlapAuto;
   const auto = catalog.defaultOverlap(settings.max_tokens);
+  const rule = catalog.overlapRule() ? `${catalog.overlapRule()}${auto == null ? "" : `: ${auto} for ${settings.max_tokens}`}` : "";
   ui.overlapHelp.textContent = settings.overlapAuto
-    ? `Automatic: ${catalog.overlapRule() || "set by the engine"}. Type a number to set your own.`
-    : `Set by you. "Auto" goes back to ${catalog.overlapRule() || "the engine's default"}${auto == null ? "" : ` (${auto})`}.`;
+    ? `Automatic: ${rule || "set by the engine"}. Type a number to set your own.`
+    : `Set by you. "Auto" goes back to ${rule || "the engine's default"}.`;
   ui.overlapUnit.value = settings.overlapUnit;
   ui.overlapUnitHelp.textContent = catalog.overlapUnitHelp(settings.overlapUnit);
   ui.headers.checked = settings.headers;

@@ -58,7 +58,8 @@ FORMATS = ("jsonl", "json", "text")
 DEFAULTS = {"max_tokens": 512, "strategy": "smart", "encoding": "cl100k_base", "format": "jsonl",
             "overlap_unit": DEFAULT_OVERLAP_UNIT}
 MAX_TOKENS_LIMIT = 1_000_000  # the page's input limit; the library takes any size
-OVERLAP_RULE = "an eighth of the chunk size, rounded down (64 for 512)"
+# (the page adds the value for the size shown; the CLI's --help, for the default size)
+OVERLAP_RULE = "an eighth of the chunk size, rounded down"
 
 
 def describe() -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import corpus, export, stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
-from .engine import MAX_SETTING, chunk_document
+from .engine import MAX_SETTING, chunk_document, default_overlap
 from .hf_registry import register_file
 from .languages import LANGUAGES, choose, resolve
 from .model import ENCODINGS, OVERLAP_UNITS, STRATEGIES
@@ -108,7 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"budget per chunk, overlap included (default {DEFAULTS['max_tokens']},"
                         " or with --model what the model embeds whole)")
     parser.add_argument("--overlap", type=_non_negative, default=None, metavar="N",
-                        help=f"tokens repeated from the previous chunk (default: {OVERLAP_RULE})")
+                        help=f"tokens repeated from the previous chunk (default: {OVERLAP_RULE}: {default_overlap(DEFAULTS['max_tokens'])}"
+                        f" for {DEFAULTS['max_tokens']})")
     parser.add_argument("--overlap-unit", choices=OVERLAP_UNITS, default=DEFAULTS["overlap_unit"],
                         help="where an overlap starts: " + "; ".join(
                             f"{name}: {OVERLAP_UNIT_HELP[name][1]}" for name in OVERLAP_UNITS

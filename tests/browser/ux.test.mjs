@@ -130,9 +130,15 @@ describe("page round 2: defects a new user hit", () => {
     const warnings = await page.$$eval("[data-testid=warning]", (els) => els.map((e) => e.textContent));
     assert.ok(warnings.some((w) => /^Chunk size 2 is too small/.test(w)), `page words: ${warnings}`);
     assert.ok(warnings.every((w) => !/max_tokens/.test(w)), `no engine field names: ${warnings}`);
+    // The overlap's help gives the automatic value for this size, not for 512.
+    await setSettings(page, { size: 300, overlap: 40 });
+    assert.equal(await page.textContent("#overlap-help"),
+      'Set by you. "Auto" goes back to an eighth of the chunk size, rounded down: 37 for 300.');
     await setSettings(page, { size: 256 });
     await page.click("[data-testid=overlap-auto]");
     await waitDone(page);
+    assert.equal(await page.textContent("#overlap-help"),
+      "Automatic: an eighth of the chunk size, rounded down: 32 for 256. Type a number to set your own.");
   });
 
   test("defect 9: with the Characters tokenizer every label says characters", async () => {
