@@ -34,6 +34,7 @@ export async function fromBuild() {
 export const models = () => Object.values(modelsByName);
 export const model = (name) => (name && modelsByName[name]) || null;
 export const strategyHelp = (name) => strategies[name]?.help ?? "";
+export const strategyLabel = (name) => strategies[name]?.label ?? name;
 // Where an overlap starts ("unit": where a sentence, line... starts; "word"), and the default.
 export const overlapUnitHelp = (name) => overlapUnits[name]?.help ?? "";
 export const defaultOverlapUnit = () => described?.defaults.overlap_unit ?? null;

@@ -3,15 +3,16 @@
 // document with every cut marked as in both, only in A or only in B.
 
 import { el, fmtInt } from "./dom.js";
-import { count } from "./words.js";
+import { count, meanCount, percent } from "./words.js";
 
+// (formatted as the stats panel formats them)
 const ROWS = [
   ["chunk_count", "Chunks", (v) => fmtInt(v)],
   ["min_tokens", "Smallest chunk", count],
-  ["mean_tokens", "Mean chunk", (v, e) => count(Math.round(v), e)],
+  ["mean_tokens", "Mean chunk", meanCount],
   ["max_tokens", "Largest chunk", count],
-  ["mean_fill", "Mean budget fill", (v) => `${(v * 100).toFixed(1)}%`],
-  ["overlap_share", "Overlap share", (v) => `${(v * 100).toFixed(1)}%`],
+  ["mean_fill", "Mean budget fill", percent],
+  ["overlap_share", "Overlap share", percent],
 ];
 const SIDE_TEXT = { both: "cut in A and B", a: "cut only in A", b: "cut only in B" };
 

@@ -361,7 +361,9 @@ const cmp = {
 };
 let compareB = null; // settings B, once the user has compared
 let lastStats = null; // the stats of the current run, once it is done
-const settingsLabel = (s) => `${s.strategy} ${fmtInt(s.max_tokens)}/${s.overlap == null ? "auto" : fmtInt(s.overlap)} ${s.encoding}`;
+// "Sentences · size 128 · overlap auto · o200k_base": a set of settings, in the page's words.
+const settingsLabel = (s) =>
+  `${catalog.strategyLabel(s.strategy)} · size ${fmtInt(s.max_tokens)} · overlap ${s.overlap == null ? "auto" : fmtInt(s.overlap)} · ${s.encoding}`;
 
 // Fill B's choices from A's (the engine's) and start B at A's settings.
 function prepareCompare() {

@@ -4,24 +4,21 @@
 
 import { el, fmtInt } from "./dom.js";
 import { reasonText } from "./catalog.js";
-import { count, unit } from "./words.js";
-
-const pct = (x) => `${(x * 100).toFixed(1)}%`;
-const mean = (v) => Number(v).toLocaleString("en-US", { maximumFractionDigits: 1 });
+import { count, meanCount, percent, unit } from "./words.js";
 
 // [key, label(encoding), format(value, encoding, stats)]; labels name the unit of the tokenizer.
 const ROWS = [
   ["source_tokens", (e) => `Source ${unit(e)}`, (v) => fmtInt(v)],
   ["chunk_count", () => "Chunks", (v) => fmtInt(v)],
   ["min_tokens", () => "Smallest chunk", count],
-  ["mean_tokens", () => "Mean chunk", (v, e) => `${mean(v)} ${unit(e)}`],
+  ["mean_tokens", () => "Mean chunk", meanCount],
   ["max_tokens", () => "Largest chunk", count],
   ["budget", () => "Budget", (v, e, s) => `${count(v, e)}${s.model ? ` of ${s.model}` : ""}`],
   ["model_max_tokens", () => "Model limit", (v, e, s) => `${count(v, e)}, ${s.special_tokens} of them special`],
-  ["mean_fill", () => "Mean budget fill", pct],
+  ["mean_fill", () => "Mean budget fill", percent],
   ["output_tokens", (e) => `Output ${unit(e)}`, (v) => fmtInt(v)],
   ["overlap_tokens", (e) => `Overlap ${unit(e)}`, (v) => fmtInt(v)],
-  ["overlap_share", () => "Overlap share of output", pct],
+  ["overlap_share", () => "Overlap share of output", percent],
 ];
 
 export function clearStats({ dl, hist, caption, reasons }) {

@@ -18,6 +18,12 @@ export function unit(encoding, n) {
 // "1,234 tokens", "1 character".
 export const count = (n, encoding) => `${fmtInt(n)} ${unit(encoding, n)}`;
 
+// "321.3 tokens": a mean, to one decimal.
+export const meanCount = (v, encoding) => `${Number(v).toLocaleString("en-US", { maximumFractionDigits: 1 })} ${unit(encoding)}`;
+
+// "62.8%": a share.
+export const percent = (x) => `${(x * 100).toFixed(1)}%`;
+
 // "Tokens" / "Characters": a column or fact label.
 export const unitTitle = (encoding) => (isChars(encoding) ? "Characters" : "Tokens");
 

@@ -50,6 +50,12 @@ describe("compare two settings", () => {
     const n = (side) => want.filter((c) => c.side === side).length;
     assert.equal(await page.textContent("[data-testid=cmp-status]"), `${n("both")} cut${n("both") === 1 ? "" : "s"} in both, ${n("a")} only in A, ${n("b")} only in B.`);
     assert.equal(await page.textContent("[data-testid=cmp-view]"), doc, "the whole text, once");
+    // In the page's words, formatted as the stats panel formats them.
+    assert.equal(await page.textContent("#cmp-head-a"), "A: Smart · size 256 · overlap auto · cl100k_base");
+    assert.equal(await page.textContent("#cmp-head-b"), "B: Sentences · size 128 · overlap 0 · o200k_base");
+    for (const key of ["mean_tokens", "mean_fill", "min_tokens"]) {
+      assert.equal(await page.textContent(`[data-testid=cmp-row-${key}] [data-side=a]`), await page.textContent(`[data-testid=stat-${key}]`), key);
+    }
     await screenshot(page, "compare");
   });
 
@@ -73,3 +79,42 @@ describe("compare two settings", () => {
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
   });
 });
+
+// Where B's fields and stats take most of the panel (a phone, a short window), the
+// compare view stays inside it: nothing covers the Stats panel, nothing scrolls sideways.
+for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 720 }]) {
+  describe(`compare at ${viewport.width}x${viewport.height}`, () => {
+    const app = useApp({ viewport });
+    test("B's fields, stats and text stay inside the results panel", async () => {
+      const { page } = app;
+      await paste(page, doc);
+      await waitDone(page);
+      await page.click("[data-testid=tab-compare]");
+      await page.fill("[data-testid=cmp-size]", "128");
+      await page.click("[data-testid=cmp-run]");
+      await page.waitForFunction(() => /only in B/.test(document.querySelector("[data-testid=cmp-status]").textContent));
+      const layout = await page.evaluate(() => {
+        const pane = document.querySelector("#compare-pane");
+        const panel = pane.closest("section").getBoundingClientRect();
+        const inPanel = (el) => { const r = el.getBoundingClientRect(); return r.right <= panel.right + 0.5 && r.left >= panel.left - 0.5; };
+        const stats = document.querySelector("#stats-heading");
+        stats.scrollIntoView({ block: "center" });
+        const s = stats.getBoundingClientRect();
+        const hit = document.elementFromPoint(s.left + 4, s.top + s.height / 2);
+        return {
+          pageWidth: document.documentElement.scrollWidth, viewWidth: window.innerWidth,
+          outside: [...document.querySelectorAll("#compare-pane select, #compare-pane input, #compare-pane button")]
+            .filter((el) => !inPanel(el)).map((el) => el.id),
+          statsHeadingVisible: hit === stats || stats.contains(hit),
+          // what does not fit the pane is scrolled inside it, not drawn past the panel's edge
+          spills: pane.scrollHeight > pane.clientHeight + 1 && getComputedStyle(pane).overflowY === "visible",
+        };
+      });
+      assert.ok(layout.pageWidth <= layout.viewWidth, `the page scrolls sideways: ${layout.pageWidth} > ${layout.viewWidth}`);
+      assert.deepEqual(layout.outside, [], "fields past the panel's edge");
+      assert.ok(layout.statsHeadingVisible, "the compare view covers the Stats panel");
+      assert.ok(!layout.spills, "the compare view spills past the results panel");
+      await screenshot(page, `compare-${viewport.width}x${viewport.height}`);
+    });
+  });
+}
