@@ -163,6 +163,8 @@ function describeSettings(describe) {
   ui.language.replaceChildren(...FIXED_LANGUAGES,
     ...(describe.languages || []).map((l) => el("option", { value: l.name }, l.label)));
   ui.language.value = language;
+  // the page's limit for a size or an overlap (the library takes any): one number, the engine's
+  for (const input of [ui.maxTokens, ui.overlap, cmp.size, cmp.overlap]) input.max = describe.limits.max_tokens_max;
   fillTokenizerPicker();
   settings = settingsStore.normalize(settings);
   settingsStore.save(settings);
@@ -396,14 +398,26 @@ async function runCompare() {
   }
 }
 
+// B's numbers are checked as A's are (checkNumber), the reason in the status line.
+function checkCompareField(input, label, min) {
+  const auto = input === cmp.overlap && input.value.trim() === "" && !input.validity.badInput; // empty: automatic
+  const { value, error } = auto ? { value: null, error: null } : checkNumber(input, label, min, true);
+  if (error) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  return { value, error };
+}
+
 cmp.form.addEventListener("submit", (e) => {
   e.preventDefault();
-  const size = cmp.size.valueAsNumber;
-  const overlap = cmp.overlap.value === "" ? null : cmp.overlap.valueAsNumber;
-  if (!Number.isInteger(size) || size < 1) { cmp.status.textContent = "Chunk size B must be a whole number of at least 1."; return; }
-  if (overlap != null && (!Number.isInteger(overlap) || overlap < 0)) { cmp.status.textContent = "Overlap B must be a whole number, 0 or more (empty: automatic)."; return; }
+  const size = checkCompareField(cmp.size, "Chunk size B", 1);
+  const overlap = checkCompareField(cmp.overlap, "Overlap B", 0);
+  const error = size.error || overlap.error;
+  if (error) {
+    cmp.status.textContent = error;
+    (size.error ? cmp.size : cmp.overlap).focus();
+    return;
+  }
   // B starts its overlaps where A does (the "Overlap starts at" setting).
-  compareB = { max_tokens: size, overlap, overlap_unit: settings.overlapUnit, strategy: cmp.strategy.value, encoding: cmp.encoding.value };
+  compareB = { max_tokens: size.value, overlap: overlap.value, overlap_unit: settings.overlapUnit, strategy: cmp.strategy.value, encoding: cmp.encoding.value };
   runCompare();
 });
 

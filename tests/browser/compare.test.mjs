@@ -73,6 +73,32 @@ describe("compare two settings", () => {
     await waitDone(page);
   });
 
+  test("B's numbers are checked as A's are: the reason in the status line, B kept as it was", async () => {
+    await page.click("[data-testid=tab-compare]");
+    const before = await page.textContent("[data-testid=cmp-status]");
+    for (const [field, value, message] of [
+      ["cmp-size", "0", "Chunk size B must be at least 1, not 0."],
+      ["cmp-size", "999999999", "Chunk size B can be at most 1,000,000."],
+      ["cmp-size", "2.5", "Chunk size B must be a whole number, not 2.5."],
+      ["cmp-overlap", "-3", "Overlap B must be 0 or more, not -3."],
+    ]) {
+      await page.fill("[data-testid=cmp-size]", field === "cmp-size" ? value : "128");
+      await page.fill("[data-testid=cmp-overlap]", field === "cmp-overlap" ? value : "");
+      await page.click("[data-testid=cmp-run]");
+      assert.equal(await page.textContent("[data-testid=cmp-status]"), message);
+      assert.equal(await page.getAttribute(`[data-testid=${field}]`, "aria-invalid"), "true");
+      assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), field, "the field to fix has the focus");
+    }
+    assert.match(before, /only in B/);
+    await page.fill("[data-testid=cmp-size]", "128");
+    await page.fill("[data-testid=cmp-overlap]", "");
+    await page.click("[data-testid=cmp-run]");
+    await page.waitForFunction(() => /only in B/.test(document.querySelector("[data-testid=cmp-status]").textContent));
+    assert.equal(await page.getAttribute("[data-testid=cmp-overlap]", "aria-invalid"), null);
+    assert.equal(await page.textContent("#cmp-head-b"), "B: Sentences · size 128 · overlap auto · o200k_base");
+    await page.click("[data-testid=tab-document]");
+  });
+
   test("no errors in the console, no CSP violations", async () => {
     assert.deepEqual(app.log.pageErrors, []);
     assert.deepEqual(app.log.consoleErrors, []);

@@ -106,6 +106,7 @@ describe("page round 2: defects a new user hit", () => {
       ["max-tokens", "0", /Chunk size must be at least 1/],
       ["max-tokens", "-5", /Chunk size must be at least 1/],
       ["max-tokens", "2.5", /Chunk size must be a whole number/],
+      ["max-tokens", "2000000", /Chunk size can be at most 1,000,000\./], // the engine's limit (describe)
       ["overlap", "-3", /Overlap must be 0 or more/],
     ]) {
       await page.fill(`[data-testid=${field}]`, value);
