@@ -307,6 +307,7 @@ for (const field of NUMBER_FIELDS) {
     field.error.textContent = error || "";
     field.error.hidden = !error;
     if (error) field.input.setAttribute("aria-invalid", "true"); else field.input.removeAttribute("aria-invalid");
+    showInForce();
     return value;
   };
   field.input.addEventListener("input", () => {
@@ -314,6 +315,20 @@ for (const field of NUMBER_FIELDS) {
     if (n != null) changeSettings(field.apply(n));
   });
   field.input.addEventListener("change", () => check(true));
+}
+// While a number is not valid, the chunks shown are those of the settings in force:
+// the status line says so (and is put back when the number is fixed).
+let statusBeforeInvalid = null;
+function showInForce() {
+  const invalid = NUMBER_FIELDS.filter((f) => f.input.getAttribute("aria-invalid") === "true").map((f) => f.label);
+  if (invalid.length && current?.finished) {
+    statusBeforeInvalid ??= { state: ui.runStatus.dataset.state, text: ui.runText.textContent };
+    setRunState("pending", `Not chunked again: ${invalid.join(" and ")} ${invalid.length > 1 ? "are" : "is"} not valid.` +
+      ` These chunks are for size ${fmtInt(settings.max_tokens)}, overlap ${fmtInt(settings.overlap)}.`);
+  } else if (!invalid.length && statusBeforeInvalid) {
+    setRunState(statusBeforeInvalid.state, statusBeforeInvalid.text);
+    statusBeforeInvalid = null;
+  }
 }
 ui.overlapAuto.addEventListener("click", () => changeSettings({ overlapAuto: true }));
 ui.overlapUnit.addEventListener("change", () => changeSettings({ overlapUnit: ui.overlapUnit.value }));

@@ -142,6 +142,23 @@ describe("page round 2: defects a new user hit", () => {
       "Automatic: an eighth of the chunk size, rounded down: 32 for 256. Type a number to set your own.");
   });
 
+  test("while a number is not valid, the status line says the chunks shown are the settings in force", async () => {
+    await setSettings(page, { size: 256 });
+    await waitDone(page);
+    const done = await page.textContent("[data-testid=run-status-text]");
+    await page.fill("[data-testid=max-tokens]", "0");
+    assert.equal(await page.textContent("[data-testid=run-status-text]"),
+      "Not chunked again: Chunk size is not valid. These chunks are for size 256, overlap 32.");
+    await page.fill("[data-testid=overlap]", "-1");
+    assert.match(await page.textContent("[data-testid=run-status-text]"), /^Not chunked again: Chunk size and Overlap are not valid\./);
+    await page.fill("[data-testid=overlap]", "32");
+    await page.fill("[data-testid=max-tokens]", "256");
+    await waitDone(page);
+    assert.equal(await page.textContent("[data-testid=run-status-text]"), done, "fixed: the run's own status again");
+    await page.click("[data-testid=overlap-auto]");
+    await waitDone(page);
+  });
+
   test("defect 9: with the Characters tokenizer every label says characters", async () => {
     await setSettings(page, { encoding: "chars", size: 1024 });
     await page.hover(".seg.tint-1");
