@@ -8,6 +8,7 @@ const byName = (list) => Object.fromEntries((list || []).map((item) => [item.nam
 let strategies = {};
 let boundaries = {};
 let overlapUnits = {};
+let encodings = {};
 let modelsByName = {};
 
 export function set(describe) {
@@ -15,6 +16,7 @@ export function set(describe) {
   strategies = byName(describe.strategies);
   boundaries = byName(describe.boundaries);
   overlapUnits = byName(describe.overlap_units);
+  encodings = byName(describe.encodings);
   modelsByName = byName(describe.models);
 }
 
@@ -35,6 +37,7 @@ export const models = () => Object.values(modelsByName);
 export const model = (name) => (name && modelsByName[name]) || null;
 export const strategyHelp = (name) => strategies[name]?.help ?? "";
 export const strategyLabel = (name) => strategies[name]?.label ?? name;
+export const encodingHelp = (name) => encodings[name]?.help ?? "";
 // Where an overlap starts ("unit": where a sentence, line... starts; "word"), and the default.
 export const overlapUnitHelp = (name) => overlapUnits[name]?.help ?? "";
 export const defaultOverlapUnit = () => described?.defaults.overlap_unit ?? null;

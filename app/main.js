@@ -35,7 +35,7 @@ const ui = {
   textarea: $("source-text"), largeNote: $("large-note"), largeSize: $("large-size"), editLarge: $("edit-large"),
   fileInput: $("file-input"), openFile: $("open-file"), clear: $("clear-text"),
   dropzone: $("dropzone"), sourceInfo: $("source-info"), inputNotice: $("input-notice"),
-  strategy: $("strategy"), strategyHelp: $("strategy-help"), language: $("language"), languageNote: $("language-note"), sizePreset: $("size-preset"), maxTokens: $("max-tokens"),
+  strategy: $("strategy"), strategyHelp: $("strategy-help"), encodingHelp: $("encoding-help"), language: $("language"), languageNote: $("language-note"), sizePreset: $("size-preset"), maxTokens: $("max-tokens"),
   overlap: $("overlap"), overlapAuto: $("overlap-auto"), overlapHelp: $("overlap-help"),
   overlapUnit: $("overlap-unit"), overlapUnitHelp: $("overlap-unit-help"), encoding: $("encoding"), tokenizerFile: $("tokenizer-file"),
   runStatus: $("run-status"), runText: $("run-status-text"), runProgress: $("run-progress"),
@@ -213,6 +213,7 @@ function showSettings() {
   if (settings.strategy) ui.strategy.value = settings.strategy;
   ui.strategyHelp.textContent = catalog.strategyHelp(settings.strategy);
   if (settings.encoding) ui.encoding.value = settings.model ? `${MODEL}${settings.model}` : settings.encoding;
+  ui.encodingHelp.textContent = tokenizerHelp();
   if (settings.max_tokens == null) ui.maxTokens.value = "";
   else if (Number(ui.maxTokens.value) !== settings.max_tokens) ui.maxTokens.value = settings.max_tokens;
   if (settings.max_tokens != null) ui.sizePreset.value = SIZE_PRESETS.includes(settings.max_tokens) ? String(settings.max_tokens) : "custom";
@@ -263,6 +264,16 @@ function fillTokenizerPicker() {
     el("option", { value: LOAD_TOKENIZER }, "Load tokenizer.json…"));
   ui.encoding.append(group, local);
 }
+// What the tokenizer in use is; with a model, where the chunk size comes from.
+function tokenizerHelp() {
+  const model = catalog.model(settings.model);
+  if (!model) return catalog.encodingHelp(settings.encoding) || (settings.encoding ? "A tokenizer.json you opened: it stays in this tab." : "");
+  const limit = `${model.name} embeds ${fmtInt(model.max_input_tokens)} tokens, ${model.special_tokens} of them its special tokens`;
+  return settings.sizeChosen
+    ? `${limit}. The chunk size is the one you chose.`
+    : `${limit}: the chunk size follows, ${fmtInt(model.chunk_tokens)}, unless you choose one.`;
+}
+
 ui.encoding.addEventListener("change", () => {
   const value = ui.encoding.value;
   if (value === LOAD_TOKENIZER) {
@@ -274,7 +285,8 @@ ui.encoding.addEventListener("change", () => {
   // A model sets the size it embeds whole, unless the user chose a size (a larger
   // one gets the engine's truncation warning).
   if (model) changeSettings({ encoding: model.encoding, model: model.name, max_tokens: settings.sizeChosen ? settings.max_tokens : model.chunk_tokens });
-  else changeSettings({ encoding: value, model: "" });
+  // Leaving a model: a size it set goes back to the default (8191 characters is no size to keep).
+  else changeSettings({ encoding: value, model: "", ...(settings.model && !settings.sizeChosen ? { max_tokens: catalog.get().defaults.max_tokens } : {}) });
 });
 ui.tokenizerFile.addEventListener("change", async () => {
   const file = ui.tokenizerFile.files[0];
