@@ -289,6 +289,24 @@ def test_no_overlap_across_a_heading_cut():
     assert b.overlap_tokens == 0
 
 
+def test_an_overlap_that_no_chunk_gets_is_explained():
+    """An overlap the caller asked for that no chunk has is said, with the reason; the
+    default overlap (not asked for) stays quiet, as does an overlap some chunk has."""
+    from chunkwise.engine import chunk_document
+
+    sections = "\n\n".join(f"# Section {i}\n\n" + "Some text about it. " * 30 for i in range(5))
+    asked = chunk_document(sections, max_tokens=256, overlap=40, strategy="markdown")
+    assert [c.overlap_tokens for c in asked.chunks] == [0] * 5
+    assert asked.warnings == ["overlap 40: no chunk repeats text from the one before it: each ends before a"
+                              " heading, and an overlap never crosses one."]
+    assert chunk_document(sections, max_tokens=256, strategy="markdown").warnings == []
+    assert chunk_document(sections, max_tokens=256, overlap=0, strategy="markdown").warnings == []
+    assert chunk_document(GPL, max_tokens=256, overlap=40).warnings == []
+    one_word = chunk_document("x" * 20_000, max_tokens=256, overlap=40)
+    assert one_word.warnings == ["overlap 40: no chunk repeats text from the one before it: no place for one to"
+                                 " start (a sentence, line or word start) lay within its reach."]
+
+
 def test_chars_encoding_counts_code_points():
     chunks = chunkwise.chunk(RUSSIAN, max_tokens=300, overlap=30, encoding="chars")
     assert_invariants(RUSSIAN, chunks, 300, "chars", 30)

@@ -263,6 +263,7 @@ class ChunkJob:
         self, source: Document | str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base",
         language: str | None = None, overlap_unit=DEFAULT_OVERLAP_UNIT,
     ):
+        given_overlap = overlap
         budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
         if isinstance(source, Document):
             if language is not None and resolve(language) != (source.language or "text"):
@@ -273,6 +274,8 @@ class ChunkJob:
         self.document = doc
         self.text = doc.text
         self.settings = Settings(budget, overlap, strategy, encoding, overlap_unit)
+        # an overlap the caller gave (not the default): say so when no chunk got one
+        self._overlap_given = given_overlap is not None and overlap > 0
         self._overlap_range = overlap_range(overlap, budget)
         self.warnings = warnings + doc.warnings
         self.strategy = SPECS["code" if strategy == "smart" and doc.is_code else strategy]
@@ -314,11 +317,25 @@ class ChunkJob:
         started = time.perf_counter()
         while not self.done:
             made.append(self._next_chunk())
+            if self.done:
+                self._explain_no_overlap()
             if max_chunks is not None and len(made) >= max_chunks:
                 break
             if max_seconds is not None and time.perf_counter() - started >= max_seconds:
                 break
         return made
+
+    def _explain_no_overlap(self) -> None:
+        """An overlap was asked for and no chunk repeats any text: say why, once the last
+        chunk is made (else it looks as if the setting did nothing)."""
+        chunks = self.chunks
+        if not self._overlap_given or len(chunks) < 2 or any(c.overlap_tokens for c in chunks):
+            return
+        if all(c.boundary == "heading" for c in chunks[:-1]):
+            why = "each ends before a heading, and an overlap never crosses one"
+        else:
+            why = "no place for one to start (a sentence, line or word start) lay within its reach"
+        self.warnings.append(f"overlap {self.settings.overlap}: no chunk repeats text from the one before it: {why}.")
 
     def result(self) -> Result:
         self.step()

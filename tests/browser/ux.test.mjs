@@ -4,7 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  engineReference, launchBrowser, openApp, paste, screenshot, setSettings, startServer, useApp, waitDone,
+  engineReference, launchBrowser, openApp, paste, readStats, screenshot, setSettings, startServer, useApp, waitDone,
 } from "./helpers.mjs";
 import { axeViolations } from "./axe.mjs";
 import { markdownDoc, paragraph, rng } from "./corpus.mjs";
@@ -154,16 +154,36 @@ describe("page round 2: defects a new user hit", () => {
     await page.fill("[data-testid=overlap]", "32");
     await page.fill("[data-testid=max-tokens]", "256");
     await waitDone(page);
-    assert.equal(await page.textContent("[data-testid=run-status-text]"), done, "fixed: the run's own status again");
+    const untimed = (t) => t.replace(/ in [\d.]+ s$/, "");  // (the run's time varies)
+    assert.equal(untimed(await page.textContent("[data-testid=run-status-text]")), untimed(done), "fixed: the run's own status again");
     await page.click("[data-testid=overlap-auto]");
+    await waitDone(page);
+  });
+
+  test("an overlap you typed that no chunk gets is explained", async () => {
+    const sections = Array.from({ length: 5 }, (_, i) => `# Section ${i}\n\n${"Some text about it. ".repeat(30)}`).join("\n\n");
+    await paste(page, sections);
+    await setSettings(page, { strategy: "markdown", size: 256, overlap: 40 });
+    await waitDone(page);
+    const stats = await readStats(page);
+    assert.equal(stats.overlap_tokens, 0);
+    assert.ok(stats.warnings.includes("Overlap 40: no chunk repeats text from the one before it: each ends before a heading,"
+      + " and an overlap never crosses one."), `warnings: ${stats.warnings}`);
+    await page.click("[data-testid=overlap-auto]");
+    await waitDone(page);
+    assert.deepEqual((await readStats(page)).warnings, [], "Auto: the default overlap is not explained");
+    await setSettings(page, { strategy: "smart" });
+    await paste(page, doc);
     await waitDone(page);
   });
 
   test("defect 9: with the Characters tokenizer every label says characters", async () => {
     await setSettings(page, { encoding: "chars", size: 1024 });
+    // (the Tokenizer's help names what Characters counts instead: "... instead of tokens")
+    assert.equal(await page.textContent("#encoding-help"), "Counts characters (code points) instead of tokens.");
     await page.hover(".seg.tint-1");
     const texts = await page.evaluate(() => [
-      ...[...document.querySelectorAll("label, .help:not(#strategy-help), [data-testid=run-status-text], #stats-panel dt, #stats-panel dd, #histogram, [data-testid=chunk-inspector]")]
+      ...[...document.querySelectorAll("label, .help:not(#strategy-help):not(#encoding-help), [data-testid=run-status-text], #stats-panel dt, #stats-panel dd, #histogram, [data-testid=chunk-inspector]")]
         .map((e) => e.textContent),
       document.querySelector("[data-testid=max-tokens]").getAttribute("aria-label") || "",
     ]);
