@@ -77,7 +77,13 @@ function goTo(i) {
   if (settings.view === "cards") cards.focusCard(i);
   else docView.select(i, true);
 }
-const stepper = new Stepper(goTo, say);
+// The stats panel steps through groups of chunks; on a phone it is below the
+// chunks, so the picked one is brought into sight there.
+const stepper = new Stepper((i) => { goTo(i); bringResultsIntoView(); }, say);
+function bringResultsIntoView() {
+  const panel = $("results").getBoundingClientRect();
+  if (panel.top < 0 || panel.bottom > innerHeight) $("results").scrollIntoView({ block: "start" });
+}
 const search = new Search({
   input: $("find"), prev: $("find-prev"), next: $("find-next"), view: docView, onStatus: say,
   onMatch(i) {
@@ -100,6 +106,7 @@ for (const [id, sign, word] of [["goto-smallest", 1, "smallest"], ["goto-largest
   $(id).addEventListener("click", () => {
     const i = extreme(store.chunks, sign);
     if (i < 0) return say("There are no chunks yet.");
+    gotoInput.value = i + 1;
     goTo(i);
     say(`Chunk ${fmtInt(i + 1)} is the ${word}: ${count(store.chunks[i].token_count, docView.encoding)}.`);
   });

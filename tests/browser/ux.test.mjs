@@ -380,4 +380,24 @@ describe("page round 2: while booting, and on a touch screen", () => {
     assert.ok(r.view.top <= r.h - 200, `at least 200 px of chunks below the settings (view top ${r.view.top} of ${r.h})`);
     await context.close();
   });
+
+  test("on a phone, a chunk picked in the stats (a cut reason, a bar) is shown: the chunks are above them", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.fill("[data-testid=source-text]", doc);
+    await waitDone(page);
+    for (const target of ["[data-testid=step-heading]", "[data-testid=histogram-bar]:not([data-count=\"0\"]) >> nth=-1"]) {
+      await page.locator(target).scrollIntoViewIfNeeded();
+      await page.locator(target).tap();
+      assert.ok(await inViewport(page, ".seg.active"), `the chunk picked with ${target} is on the screen`);
+      assert.ok(await inViewport(page, "[data-testid=nav-status]"), "and the line saying which it is");
+    }
+    await page.fill("[data-testid=goto]", "99");
+    await page.tap("[data-testid=goto-smallest]");
+    assert.match(await page.textContent("[data-testid=nav-status]"), /^Chunk (\d+) is the smallest/);
+    const n = (await page.textContent("[data-testid=nav-status]")).match(/^Chunk (\d+)/)[1];
+    assert.equal(await page.inputValue("[data-testid=goto]"), n, "Go to chunk shows the chunk gone to");
+    await context.close();
+  });
 });
