@@ -3,8 +3,10 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import {
-  engineReference, launchBrowser, openApp, paste, readStats, screenshot, setSettings, startServer, useApp, waitDone,
+  ROOT, engineReference, launchBrowser, openApp, paste, readStats, screenshot, setSettings, startServer, useApp, waitDone,
 } from "./helpers.mjs";
 import { axeViolations } from "./axe.mjs";
 import { markdownDoc, paragraph, rng } from "./corpus.mjs";
@@ -398,6 +400,29 @@ describe("page round 2: while booting, and on a touch screen", () => {
     assert.match(await page.textContent("[data-testid=nav-status]"), /^Chunk (\d+) is the smallest/);
     const n = (await page.textContent("[data-testid=nav-status]")).match(/^Chunk (\d+)/)[1];
     assert.equal(await page.inputValue("[data-testid=goto]"), n, "Go to chunk shows the chunk gone to");
+    await context.close();
+  });
+
+  test("on a phone, a text read as code says so in the settings; prose adds no line", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.fill("[data-testid=source-text]", doc);
+    await waitDone(page);
+    assert.equal(await page.locator("[data-testid=language-note]").isVisible(), false, "prose: the settings stay compact");
+    const code = readFileSync(path.join(ROOT, "tests/corpus/argparse.py.txt"), "utf8").split("\n").slice(0, 300).join("\n");
+    await page.fill("[data-testid=source-text]", code);
+    await waitDone(page);
+    await page.evaluate(() => document.querySelector("#settings-panel").scrollIntoView());
+    assert.ok(await page.locator("[data-testid=language-note]").isVisible(), "the note is shown");
+    assert.match(await page.textContent("[data-testid=language-note]"), /^Read as Python/);
+    const r = await page.evaluate(() => ({
+      note: document.querySelector("[data-testid=language-note]").getBoundingClientRect().toJSON(),
+      settings: document.querySelector("#settings-panel").getBoundingClientRect().toJSON(), w: innerWidth, h: innerHeight,
+    }));
+    assert.ok(r.note.right <= r.w && r.note.width > r.w / 2, "across the panel, not squeezed into a column");
+    assert.ok(r.settings.bottom <= r.h, "all settings still fit on the screen");
+    await screenshot(page, "phone-code-settings");
     await context.close();
   });
 });
