@@ -14,3 +14,9 @@ export function checkNumber(input, label, min, leaving) {
   if (input.max && n > Number(input.max)) return { value: null, error: `${label} can be at most ${Number(input.max).toLocaleString("en-US")}.` };
   return { value: n, error: null };
 }
+
+// Marks the field invalid (for assistive technology) while it holds an error.
+export function markValidity(input, error) {
+  if (error) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+}

@@ -14,7 +14,7 @@ import { clearStats, renderFlagCounts, renderStats } from "./stats.js";
 import { flagAll, flagHelp, flagLabel } from "./flags.js";
 import { downloadName, saveBytes } from "./downloads.js";
 import { count, pageWords, unit } from "./words.js";
-import { checkNumber } from "./fields.js";
+import { checkNumber, markValidity } from "./fields.js";
 import { Announcer } from "./announce.js";
 import { UndoToast } from "./undo.js";
 import { EOL_NAMES, lineEndings, withLineEndings } from "./eol.js";
@@ -320,12 +320,14 @@ const NUMBER_FIELDS = [
   { input: ui.maxTokens, error: ui.maxTokensError, label: "Chunk size", min: 1, apply: (n) => ({ max_tokens: n, sizeChosen: true }) },
   { input: ui.overlap, error: ui.overlapError, label: "Overlap", min: 0, apply: (n) => ({ overlap: n, overlapAuto: false }) },
 ];
+const invalidFields = new Set(); // of NUMBER_FIELDS, those holding a number that is not valid
 for (const field of NUMBER_FIELDS) {
   const check = (leaving) => {
     const { value, error } = checkNumber(field.input, field.label, field.min, leaving);
     field.error.textContent = error || "";
     field.error.hidden = !error;
-    if (error) field.input.setAttribute("aria-invalid", "true"); else field.input.removeAttribute("aria-invalid");
+    markValidity(field.input, error);
+    if (error) invalidFields.add(field); else invalidFields.delete(field);
     showInForce();
     return value;
   };
@@ -339,7 +341,7 @@ for (const field of NUMBER_FIELDS) {
 // the status line says so (and is put back when the number is fixed).
 let statusBeforeInvalid = null;
 function showInForce() {
-  const invalid = NUMBER_FIELDS.filter((f) => f.input.getAttribute("aria-invalid") === "true").map((f) => f.label);
+  const invalid = NUMBER_FIELDS.filter((f) => invalidFields.has(f)).map((f) => f.label);
   if (invalid.length && current?.finished) {
     statusBeforeInvalid ??= { state: ui.runStatus.dataset.state, text: ui.runText.textContent };
     setRunState("pending", `Not chunked again: ${invalid.join(" and ")} ${invalid.length > 1 ? "are" : "is"} not valid.` +
@@ -433,17 +435,18 @@ async function runCompare() {
 }
 
 // B's numbers are checked as A's are (checkNumber), the reason in the status line.
-function checkCompareField(input, label, min) {
-  const auto = input === cmp.overlap && input.value.trim() === "" && !input.validity.badInput; // empty: automatic
+// emptyIsAuto: an empty field is no error but the automatic value (null).
+function checkCompareField(input, label, min, emptyIsAuto = false) {
+  const auto = emptyIsAuto && input.value.trim() === "" && !input.validity.badInput;
   const { value, error } = auto ? { value: null, error: null } : checkNumber(input, label, min, true);
-  if (error) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  markValidity(input, error);
   return { value, error };
 }
 
 cmp.form.addEventListener("submit", (e) => {
   e.preventDefault();
   const size = checkCompareField(cmp.size, "Chunk size B", 1);
-  const overlap = checkCompareField(cmp.overlap, "Overlap B", 0);
+  const overlap = checkCompareField(cmp.overlap, "Overlap B", 0, true);
   const error = size.error || overlap.error;
   if (error) {
     cmp.status.textContent = error;

@@ -344,6 +344,15 @@ describe("page round 2: while booting, and on a touch screen", () => {
   let server, browser;
   before(async () => { server = await startServer(); browser = await launchBrowser(); });
   after(async () => { await browser?.close(); server?.stop(); });
+  // A phone's screen and touch, the page booted with the test document chunked.
+  async function phoneWithDoc() {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.fill("[data-testid=source-text]", doc);
+    await waitDone(page);
+    return { context, page };
+  }
 
   test("defect 11: text pasted while the engine starts is never called 'No document yet'", async () => {
     const context = await browser.newContext({ viewport: LAPTOP });
@@ -361,11 +370,7 @@ describe("page round 2: while booting, and on a touch screen", () => {
   });
 
   test("defect 14: a touch screen is never told to hover", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.fill("[data-testid=source-text]", doc);
-    await waitDone(page);
+    const { context, page } = await phoneWithDoc();
     assert.ok(await page.evaluate(() => matchMedia("(hover: none)").matches), "the emulated phone cannot hover");
     const text = await page.evaluate(() => document.body.innerText);
     assert.doesNotMatch(text, /\bhover/i);
@@ -384,11 +389,7 @@ describe("page round 2: while booting, and on a touch screen", () => {
   });
 
   test("on a phone, a chunk picked in the stats (a cut reason, a bar) is shown: the chunks are above them", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.fill("[data-testid=source-text]", doc);
-    await waitDone(page);
+    const { context, page } = await phoneWithDoc();
     for (const target of ["[data-testid=step-heading]", "[data-testid=histogram-bar]:not([data-count=\"0\"]) >> nth=-1"]) {
       await page.locator(target).scrollIntoViewIfNeeded();
       await page.locator(target).tap();
@@ -404,11 +405,7 @@ describe("page round 2: while booting, and on a touch screen", () => {
   });
 
   test("on a phone, a text read as code says so in the settings; prose adds no line", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.fill("[data-testid=source-text]", doc);
-    await waitDone(page);
+    const { context, page } = await phoneWithDoc();
     assert.equal(await page.locator("[data-testid=language-note]").isVisible(), false, "prose: the settings stay compact");
     const code = readFileSync(path.join(ROOT, "tests/corpus/argparse.py.txt"), "utf8").split("\n").slice(0, 300).join("\n");
     await page.fill("[data-testid=source-text]", code);
