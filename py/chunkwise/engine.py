@@ -138,7 +138,7 @@ class Document:
             raise TypeError(f"text must be str, not {type(text).__name__}")
         self.text, surrogates = replace_surrogates(text)
         self.warnings = [f"{surrogates} lone surrogate code point(s) were replaced by U+FFFD."] if surrogates else []
-        self._indexes: dict[tuple[str, str], TokenIndex | CharIndex] = {}
+        self._indexes: dict[tuple, TokenIndex | CharIndex] = {}  # by Tokenizer.key
         self.language_note = ""
         if language == "auto":
             language, self.language_note = detect(self.text)
@@ -205,11 +205,10 @@ class Document:
     def index(self, encoding: str) -> TokenIndex | CharIndex:
         """The token index of this encoding (with the current backend), kept for the next run."""
         tokenizer = get_tokenizer(encoding)
-        key = (tokenizer.name, tokenizer.backend)
-        index = self._indexes.get(key)
+        index = self._indexes.get(tokenizer.key)
         if index is None:
             index = CharIndex(self.text) if encoding == "chars" else TokenIndex(self.text, tokenizer)
-            self._indexes[key] = index
+            self._indexes[tokenizer.key] = index
         return index
 
     def chunk(

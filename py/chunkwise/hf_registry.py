@@ -80,9 +80,7 @@ def register_text(text: str, name: str | None = None) -> str:
     if name in FILES or name in ("cl100k_base", "o200k_base", "chars"):
         name = f"file:{name}"
     tokenizer_from_text(text, name=name)  # raises Unsupported now, not at the first chunk
-    if _REGISTERED.get(name) != text:
-        _REGISTERED[name] = text
-        _build.cache_clear()
+    _REGISTERED[name] = text  # (a name bound again counts with the new file: _build is keyed by the text)
     return name
 
 
@@ -90,9 +88,7 @@ def provide_preset(file_id: str, text: str) -> None:
     """Hand over a preset's tokenizer file as text (the page fetches its vendored copy)."""
     if file_id not in FILES:
         raise ValueError(f"{file_id!r} is not a preset tokenizer")
-    if _PROVIDED.get(file_id) != text:
-        _PROVIDED[file_id] = text
-        _build.cache_clear()
+    _PROVIDED[file_id] = text
 
 
 def registered_files() -> tuple[tuple[str, str], ...]:
@@ -116,14 +112,16 @@ def get(encoding: str, backend: str | None) -> HFTokenizer:
     if not known(encoding):
         raise ValueError(f"unknown encoding {encoding!r}")
     use = "tokenizers" if backend != "pure" and tokenizers_available() else "pure"
-    return _build(encoding, use)
+    return _build(encoding, use, _REGISTERED.get(encoding) or _PROVIDED.get(encoding))
 
 
 @functools.lru_cache(maxsize=8)
-def _build(encoding: str, backend: str) -> HFTokenizer:
+def _build(encoding: str, backend: str, text: str | None) -> HFTokenizer:
+    """Keyed by the file's text (None: the preset's file on this machine), so a name
+    bound to another file is built afresh. (A str caches its hash, and the registry
+    hands over the same object each time: the key costs nothing to look up.)"""
     from .hf_tokenizer import tokenizer_from_text
 
-    text = _REGISTERED.get(encoding) or _PROVIDED.get(encoding)
     if text is None:
         text = preset_file_path(encoding).read_text(encoding="utf-8")
     return tokenizer_from_text(text, name=encoding, backend=backend)

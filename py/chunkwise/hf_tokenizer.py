@@ -16,6 +16,7 @@ its encoder (backend "tokenizers"); the differential tests require the same ids.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
@@ -215,6 +216,13 @@ class HFTokenizer(Tokenizer):
             self._fast_batch = self._fast.batch
             self.backend = "tokenizers"
         self._piece_counts: dict[str, int] = {}
+        # Two files can share a name (every download is tokenizer.json): the counts are the content's.
+        source = source_text if source_text is not None else json.dumps(data, sort_keys=True)
+        self.digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+
+    @property
+    def key(self) -> tuple:
+        return (self.name, self.backend, self.digest)
 
     # -- encoding ------------------------------------------------------------
     def encode(self, text: str) -> list[int]:

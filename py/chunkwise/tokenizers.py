@@ -32,6 +32,13 @@ class Tokenizer:
     name: str
     backend: str
 
+    @property
+    def key(self) -> tuple:
+        """What identifies this tokenizer's counts: caches of counts (a Document's
+        token indexes) are keyed by it. A name alone is not enough where a name can
+        be bound to another file (every Hugging Face download is tokenizer.json)."""
+        return (self.name, self.backend)
+
     def encode(self, text: str) -> list[int]:
         raise NotImplementedError
 
