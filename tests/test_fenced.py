@@ -147,3 +147,52 @@ def test_fenced_code_keeps_the_contract_and_cuts_outside_strings(text, max_token
     assert_invariants(text, result.chunks, result.settings.max_tokens, "cl100k_base", result.settings.overlap)
     if strategy == "smart":
         assert block_report(text, result.chunks)["missed"] == 0
+
+
+# -- fences as CommonMark reads them ------------------------------------------------
+
+
+def test_inline_code_of_three_backticks_opens_no_fence():
+    """A backtick fence's info string holds no backtick (CommonMark 4.5): ```pip install x```
+    on one line is inline code, and the headings after it are headings."""
+    text = "# Intro\n\nRun this first:\n```pip install x```\n\n# Install\n\nSteps here.\n\n# Usage\n\nMore.\n"
+    chunks = chunkwise.chunk(text, max_tokens=8, overlap=0)
+    assert [c.headings for c in chunks][-2:] == [("Install",), ("Usage",)], [(c.text, c.headings) for c in chunks]
+    assert scan_markdown("```a`b\nx\n")[1] == [] and len(scan_markdown("~~~a`b\nx\n")[1]) == 1  # (tildes may)
+
+
+@pytest.mark.parametrize("info", ["python", "js", ""])
+def test_a_chunk_never_ends_with_a_lone_opening_fence_or_starts_with_a_lone_closing_one(info):
+    """A blank line right after the opening fence (or right before the closing one) is
+    no cut: the chunk before it would hold only the fence line."""
+    body = {"python": PY, "js": JS, "": "Words in a block. More of them.\n"}[info]
+    text = f"# Title\n\nSome prose. Two sentences.\n\n```{info}\n\n{body * 2}\n```\n\nAfter. The end.\n"
+    (fence,) = scan_markdown(text)[1]
+    opening_end, closing_start = fence.body - 1, fence.body_end + 1
+    for max_tokens in range(16, 129):
+        for overlap in (0, 8):
+            chunks = chunkwise.chunk(text, max_tokens=max_tokens, overlap=overlap)
+            assert all(c.end != opening_end for c in chunks), max_tokens
+            assert all(c.start != closing_start for c in chunks), max_tokens
+
+
+_FENCE_LINES = st.sampled_from([
+    "```", "```python", "````", "~~~", "~~~js", "```pip install x```", "``` a `b` ```", "```a`b", "~~~a`b", "``", " ```",
+    "   ~~~", "    ```", "# Heading", "## Sub #", "text", "", "`````", "``` ", "~~~~ ",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(_FENCE_LINES, max_size=30))
+def test_fences_and_headings_are_commonmarks(lines):
+    """Fenced blocks and ATX headings as a CommonMark parser (markdown-it-py) finds them,
+    on random runs of fence lines, backtick runs and headings."""
+    from markdown_it import MarkdownIt
+
+    text = "\n".join(lines) + "\n"
+    headings, fences = scan_markdown(text)
+    tokens = MarkdownIt("commonmark").parse(text)
+    line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    assert [text.count("\n", 0, f.start) for f in fences] == [t.map[0] for t in tokens if t.type == "fence"]
+    assert [text.count("\n", 0, h.start) for h in headings] == [t.map[0] for t in tokens if t.type == "heading_open"]
+    assert all(line_starts[t.map[0]] == f.start for t, f in zip([t for t in tokens if t.type == "fence"], fences))

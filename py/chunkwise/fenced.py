@@ -26,6 +26,7 @@ from .languages import fence_language
 from .markdown import Outline
 from .model import DEFINITION, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT
 from .separators import Separators
+from .whitespace import skip_space, trim_end
 from .strategies import CODE_STRUCTURE as _STRUCTURAL
 
 # A prose level -> the code levels that stand for it inside a block, strongest first.
@@ -48,9 +49,13 @@ class _Block:
         structure = scan(body, language)
         code = CodeSeparators(body, CodeOutline(structure), structure)
         shift = fence.body
+        # A cut before the body's first text or after its last would leave a fence
+        # line alone in a chunk (a blank line right inside a fence is no cut).
+        first, last = skip_space(body, 0), trim_end(body, 0, len(body))
         self.levels = {}  # code level -> (cuts, depth keys), sorted by cut
         for level, (pos, keys) in code._levels.items():
-            self.levels[level] = ([p + shift for p in pos], keys)
+            kept = [(p, key) for p, key in zip(pos, keys) if first < p < last]
+            self.levels[level] = ([p + shift for p, _ in kept], [key for _, key in kept])
         # what each cut is reported as: the strongest code level it belongs to
         self.reported: dict[int, int] = {}
         for level in (LINE, STATEMENT, PARAGRAPH, NESTED, DEFINITION):

@@ -50,7 +50,8 @@ def _pair_fences(fences: list[re.Match], length: int) -> list[Fence]:
     for m in fences:
         fence = m.group(1)
         if opening is None:
-            opening = m
+            if fence[0] != "`" or "`" not in m.group(2):  # (a backtick in the info string: inline code, no fence)
+                opening = m
         elif fence[0] == opening.group(1)[0] and len(fence) >= len(opening.group(1)) and is_blank(m.group(2)):
             body = min(opening.end(), length)
             blocks.append(Fence(opening.start(), m.end() - 1, body, max(body, m.start() - 1), strip(opening.group(2))))

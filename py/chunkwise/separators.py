@@ -155,6 +155,26 @@ class Separators:
         self.text = text
         self.outline = outline
         self.n = len(text)
+        # The whitespace right inside each fence line, ends included: a cut there would
+        # leave a chunk ending with a lone opening fence, or the next one starting with
+        # a lone closing fence. ([lo, hi] pairs in order; none in most documents.)
+        self._fence_edges: list[tuple[int, int]] = []
+        for f in getattr(outline, "fences", ()):
+            closed = f.end > f.body_end
+            opening_end = trim_end(text, f.start, f.body)
+            first, last = skip_space(text, f.body), trim_end(text, f.body, f.body_end)
+            if first >= f.body_end:  # a blank body: no cut between the fences
+                self._fence_edges.append((opening_end, f.body_end + 1 if closed else self.n))
+                continue
+            self._fence_edges.append((opening_end, first))
+            if closed:
+                self._fence_edges.append((last, f.body_end + 1))
+        self._edge_starts = [lo for lo, _ in self._fence_edges]
+
+    def _edge_at(self, cut: int) -> tuple[int, int] | None:
+        """The fence edge that holds cut, if any."""
+        i = bisect_right(self._edge_starts, cut) - 1
+        return self._fence_edges[i] if i >= 0 and cut <= self._fence_edges[i][1] else None
 
     def chunk_start(self, cut: int) -> int:
         """Where the chunk after a cut starts: past the whitespace."""
@@ -216,6 +236,10 @@ class Separators:
         return _first_of(last_in(batch), found)
 
     def cuts(self, level: int, lo: int, hi: int):
+        found = self._cuts(level, lo, hi)
+        return (c for c in found if self._edge_at(c) is None) if self._fence_edges else found
+
+    def _cuts(self, level: int, lo: int, hi: int):
         if level == HEADING:
             starts = self.outline.starts
             i, j = bisect_left(starts, max(lo, 1)), bisect_right(starts, hi)
@@ -242,6 +266,12 @@ class Separators:
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
         """The last cut of this level in [lo, hi], or None. (`fill`, where a cut
         starts to be worth taking, matters only to a subclass with uses_fill.)"""
+        cut = self._last(level, lo, hi)
+        while cut is not None and self._fence_edges and (edge := self._edge_at(cut)) is not None:
+            cut = self._last(level, lo, edge[0] - 1)
+        return cut
+
+    def _last(self, level: int, lo: int, hi: int) -> int | None:
         if hi < lo:
             return None
         if level == LINE:
@@ -270,6 +300,8 @@ class Separators:
         if LINE not in levels or not set(levels) <= _LINES_AND_SENTENCES:
             return self._starts_of_cuts(levels, lo, hi, chunk_start)
         cuts = self._line_and_sentence_cuts(lo, hi) if SENTENCE in levels else self._line_cuts(lo, hi)
+        if self._fence_edges:
+            cuts = (c for c in cuts if self._edge_at(c) is None)
         text, starts, last = self.text, [], -1
         for cut in cuts:
             start = skip_space(text, cut)
