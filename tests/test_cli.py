@@ -359,3 +359,13 @@ def test_corpus_mode_decodes_as_plain_mode_does(tmp_path):
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["text"] == "Привет, мир."
     assert "unknown encoding 'klingon'" in _one_clear_line(run(cyrillic, "--input-encoding", "klingon"))
+
+
+def test_a_huge_budget_warns_about_no_overlap_nobody_set():
+    """The default overlap (an eighth of the size) of a size past the largest budget was
+    clamped and reported as if it had been asked for: 'overlap 12499999999999999999999 ...'."""
+    for digits in (23, 400):
+        out = run("--max-tokens", "9" * digits, stdin=b"One sentence. Two sentences.")
+        assert out.returncode == 0 and out.stderr == b"", out.stderr
+    out = run("--max-tokens", "9" * 23, "--overlap", "9" * 23, stdin=b"One sentence. Two sentences.")
+    assert "overlap 99999999999999999999999 is more than half" in _one_clear_line(out, 0)  # this one was asked for

@@ -97,8 +97,8 @@ def settle(
     overlap = None if overlap is None else _whole("overlap", overlap)
     if max_tokens < 1:
         raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")
-    if overlap is None:
-        overlap = default_overlap(max_tokens)
+    if overlap is None:  # of the budget used: of a larger size it would be clamped and reported as asked for
+        overlap = default_overlap(min(max_tokens, MAX_SETTING))
     if overlap < 0:
         raise ValueError(f"overlap must be 0 or more, not {overlap}")
     warnings = []
