@@ -86,3 +86,9 @@ def test_the_page_loads_a_second_tokenizer_json_and_counts_with_it(hf_backend):
     want = _reference(SECOND, **settings)
     assert [(c["start"], c["end"], c["token_count"]) for c in got] == [(c.start, c.end, c.token_count) for c in want]
     assert max(c["token_count"] for c in got) <= 60
+
+
+@pytest.mark.parametrize("source", [{"model": {}}, 5, None, ["tokenizer.json"]])
+def test_a_tokenizer_that_is_no_path_or_text_is_refused_clearly(source):
+    with pytest.raises(TypeError, match="a tokenizer.json is a path, its text or its bytes, not"):
+        chunkwise.register_tokenizer(source)

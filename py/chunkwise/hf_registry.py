@@ -58,6 +58,8 @@ def register_file(source: str | bytes | os.PathLike, name: str | None = None) ->
     Raises Unsupported (a ValueError) when chunkwise cannot count it exactly."""
     from .hf_tokenizer import Unsupported
 
+    if not isinstance(source, (str, bytes, os.PathLike)):
+        raise TypeError(f"a tokenizer.json is a path, its text or its bytes, not {type(source).__name__}")
     if isinstance(source, os.PathLike) or isinstance(source, str) and not source.lstrip().startswith("{"):
         path = Path(source)
         try:
