@@ -363,3 +363,40 @@ def test_the_summary_counts_one_document_and_one_chunk_in_the_singular(tmp_path)
     out = run(tmp_path / "one.jsonl", *SETTINGS)
     assert out.returncode == 0, out.stderr
     assert out.stderr.decode().endswith("chunkwise: 1 document, 1 chunk, 0 failed\n")
+
+
+# -- issue 29: one bad record costs one row; an interrupted run says so ------------------
+
+
+def test_a_null_id_or_text_is_said_to_be_null(tmp_path):
+    """'"text": null' was reported as "no 'text' field" though the field is there."""
+    lines = ['{"id": "a", "text": null}', '{"id": null, "text": "x"}', '{"id": "c"}', '{"text": "y"}']
+    out = run("--corpus", stdin=("\n".join(lines) + "\n").encode())
+    assert [r["error"] for r in records(out.stdout)] == [
+        "the 'text' field is null, not a string", "line 2 of standard input: the 'id' field is null, not a string or a whole number",
+        "no 'text' field", "line 4 of standard input: no 'id' field"]
+    table = pa.table({"id": ["a", None], "body": [None, "x"]})
+    pq.write_table(table, tmp_path / "docs.parquet")
+    out = run(tmp_path / "docs.parquet", "--text-field", "body")
+    assert [r["error"] for r in records(out.stdout)] == [
+        "the 'body' field is null, not a string", f"row 2 of {tmp_path / 'docs.parquet'}: the 'id' field is null, not a string or a whole number"]
+
+
+@pytest.mark.parametrize("option", ["--id-field", "--text-field", "--language-field"])
+def test_an_empty_field_name_is_refused(tmp_path, option):
+    """--id-field "" and --text-field "" fell back to the defaults without a word."""
+    write_jsonl(tmp_path / "docs.jsonl", [{"id": "a", "text": "One."}])
+    out = run(tmp_path / "docs.jsonl", option, "")
+    assert out.returncode == 2 and out.stdout == b"" and b"Traceback" not in out.stderr
+    (line,) = out.stderr.decode().splitlines()
+    assert f"argument {option}: must name a field, not an empty string" in line
+    with pytest.raises(ValueError, match=f"{option[2:].replace('-', '_')} must name a field"):
+        rows.RowMaker(rows.RowSettings(**{option[2:].replace("-", "_"): ""}))
+
+
+def test_a_huge_budget_warns_about_no_overlap_nobody_set(tmp_path):
+    """The default overlap, an eighth of 10**23, was clamped to half the largest budget
+    and reported: 'overlap 12499999999999999999999 is more than half of ...'."""
+    write_jsonl(tmp_path / "docs.jsonl", [{"id": "a", "text": "One. Two."}])
+    out = run(tmp_path / "docs.jsonl", "--max-tokens", "9" * 23)
+    assert out.returncode == 0 and out.stderr == b"chunkwise: 1 document, 1 chunk, 0 failed\n", out.stderr

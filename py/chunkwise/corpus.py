@@ -47,11 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " is Parquet, or with --corpus; each record gains doc_id, chunk_id, metadata and chunker",
     )
     group.add_argument("--corpus", action="store_true", help="corpus mode for plain text files too (standard input is read as JSONL)")
-    group.add_argument("--id-field", metavar="NAME", help=f"JSONL/Parquet field holding the document id (default {ID_FIELD})")
-    group.add_argument("--text-field", metavar="NAME", help=f"JSONL/Parquet field holding the text (default {TEXT_FIELD})")
+    group.add_argument("--id-field", metavar="NAME", type=_field_name,
+                       help=f"JSONL/Parquet field holding the document id (default {ID_FIELD})")
+    group.add_argument("--text-field", metavar="NAME", type=_field_name,
+                       help=f"JSONL/Parquet field holding the text (default {TEXT_FIELD})")
     group.add_argument("--jobs", metavar="N", type=_whole(MAX_JOBS), help="worker processes (default: every core)")
     group.add_argument("--max-chars", metavar="N", type=_whole(None), help="a longer document becomes an error row instead of chunks")
-    group.add_argument("--language-field", metavar="NAME",
+    group.add_argument("--language-field", metavar="NAME", type=_field_name,
                        help="JSONL/Parquet field naming each document's language (python, Go...) or file name (src/a.py);"
                             " where it is missing or unknown, --language decides")
 
@@ -71,6 +73,17 @@ def _whole(most: int | None):
         return number
 
     return parse
+
+
+def _field_name(value: str) -> str:
+    """An argparse type: a record's field name. An empty one would find nothing (it fell back to the default)."""
+    if not value:
+        raise argparse.ArgumentTypeError("must name a field, not an empty string")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the OS handed over as surrogate escapes: no JSON key or column is that
+        raise argparse.ArgumentTypeError(f"{_display(value)!r} is not valid UTF-8") from None
+    return value
 
 
 CORPUS_ONLY = ("id_field", "text_field", "jobs", "max_chars", "language_field")

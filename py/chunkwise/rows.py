@@ -92,18 +92,22 @@ def doc_from_record(record: Any, id_field: str = ID_FIELD, text_field: str = TEX
     if not isinstance(record, dict):
         return Doc(None, None, {}, f"not a JSON object but {type(record).__name__}")
     metadata = {k: v for k, v in record.items() if k not in (id_field, text_field)}
-    doc_id = record.get(id_field)
-    if doc_id is None:
+    if id_field not in record:
         return Doc(None, None, metadata, f"no {id_field!r} field")
+    doc_id = record[id_field]
+    if doc_id is None:  # pandas and Parquet write a missing value as null: the field is there
+        return Doc(None, None, metadata, f"the {id_field!r} field is null, not a string or a whole number")
     if isinstance(doc_id, int) and not isinstance(doc_id, bool):
         doc_id = str(doc_id)
     elif not isinstance(doc_id, str):
         return Doc(None, None, metadata, f"the {id_field!r} field must be a string or a whole number, not {type(doc_id).__name__}")
     elif not _valid_text(doc_id):  # an id must be a key every store takes, and the same in JSONL and Parquet
         return Doc(None, None, metadata, f"the {id_field!r} field {ascii(doc_id)} is not valid Unicode (a lone surrogate)")
-    text = record.get(text_field)
-    if text is None:
+    if text_field not in record:
         return Doc(doc_id, None, metadata, f"no {text_field!r} field")
+    text = record[text_field]
+    if text is None:
+        return Doc(doc_id, None, metadata, f"the {text_field!r} field is null, not a string")
     if not isinstance(text, str):
         return Doc(doc_id, None, metadata, f"the {text_field!r} field must be a string, not {type(text).__name__}")
     return Doc(doc_id, text, metadata)
@@ -159,6 +163,12 @@ class RowMaker:
     Chunker built (the tokenizer loaded) once, in the process that makes the rows."""
 
     def __init__(self, settings: RowSettings):
+        for name in ("id_field", "text_field", "language_field"):
+            field = getattr(settings, name)
+            if field is None and name == "language_field":
+                continue  # none: `language` decides
+            if not (isinstance(field, str) and field):  # "" would find nothing in any record, silently
+                raise ValueError(f"{name} must name a field, not {field!r}")
         have = dict(registered_files())
         for name, text in settings.tokenizer_files:  # a fresh process (a spawned worker, an actor) has none
             if have.get(name) != text:
