@@ -11,7 +11,8 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkwise.corpus import TASK_BYTES, Options, Source, Workers, line_blocks, tasks
+from chunkwise import rows
+from chunkwise.corpus import TASK_BYTES, Options, Source, Task, Workers, line_blocks, run_task, start_worker, tasks
 from chunkwise.rows import RowSettings
 from conftest import CORPUS
 from hf_files import tokenizer_path
@@ -87,3 +88,26 @@ def test_spawned_workers_load_the_tokenizer_file_and_give_the_same_results(tmp_p
         spawned.close()
     assert len(expected) >= 3 and got == expected
     assert f"encoding={name}".encode() in expected[0]
+
+
+def test_a_document_whose_rows_cannot_be_written_costs_only_itself(monkeypatch):
+    """The last guard, for JSONL and Parquet rows alike: whatever makes one document's rows
+    fail to render (no known input does: metadata is made JSON-safe first) becomes its error
+    row, and the task's other documents are kept. Before, the task and the run ended."""
+    real = rows.compact_json
+
+    def compact_json(value):
+        if "boom" in json.dumps(value, default=str):
+            raise RecursionError("maximum recursion depth exceeded while encoding a JSON object")
+        return real(value)
+
+    monkeypatch.setattr(rows, "compact_json", compact_json)
+    lines = b'{"id": "a", "text": "One."}\n{"id": "b", "text": "Two.", "m": "boom"}\n{"id": "c", "text": "Three."}\n'
+    reason = "its rows cannot be written: RecursionError: maximum recursion depth exceeded while encoding a JSON object"
+    for fmt in ("jsonl", "parquet"):
+        start_worker(Options(RowSettings(), fmt))
+        done = run_task(Task("jsonl", "docs.jsonl", 1, lines, len(lines)))
+        assert (done.docs, done.chunks, done.failures) == (3, 2, [("line 2 of docs.jsonl", "b", reason)])
+        got = ([json.loads(line) for line in done.payload.splitlines()] if fmt == "jsonl" else done.payload.to_pylist())
+        assert [(r["doc_id"], r["text"] if fmt == "parquet" else r.get("text"), r.get("error")) for r in got] == [
+            ("a", "One.", None), ("b", None, reason), ("c", "Three.", None)]

@@ -127,3 +127,20 @@ def test_dask_map_partitions_gives_the_same_rows():
     got = pa.Table.from_pandas(frame, schema=arrow_schema(), preserve_index=False)
     assert got.to_pylist() == ChunkRows(**SETTINGS)(table).to_pylist()
     assert sum(1 for row in got.to_pylist() if row["error"]) == 1
+
+
+def test_one_bad_row_costs_one_row_and_metadata_is_json():
+    """A date past 9999 failed the whole batch (OverflowError from to_pylist); a pandas
+    NaN went into `metadata` as a bare NaN, which JSON readers refuse; "" as id_field
+    found no id in any record, silently."""
+    table = pa.table({"id": ["a", "b", "c"], "text": ["One.", "Two.", "Three."],
+                      "day": pa.array([0, 3_000_000, 1], pa.date32()), "score": [float("nan"), 1.0, 2.0]})
+    got = ChunkRows(**SETTINGS)(table).to_pylist()
+    assert [(r["doc_id"], r["text"], r["error"], r["metadata"]) for r in got] == [
+        ("a", "One.", None, '{"day":"1970-01-01","score":null}'),
+        ("b", None, "the 'day' field cannot be read: date value out of range", "{}"),
+        ("c", "Three.", None, '{"day":"1970-01-02","score":2.0}')]
+    frame = ChunkRows(**SETTINGS)(table.drop_columns("day").to_pandas())
+    assert list(frame["metadata"]) == ['{"score":null}', '{"score":1.0}', '{"score":2.0}']
+    with pytest.raises(ValueError, match="id_field must name a field, not ''"):
+        ChunkRows(id_field="")

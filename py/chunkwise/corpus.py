@@ -26,7 +26,7 @@ from typing import Iterator, NamedTuple
 
 from .hf_registry import registered_files
 from .languages import choose
-from .rows import ID_FIELD, TEXT_FIELD, Doc, RowMaker, RowSettings, jsonl_line, to_arrow
+from .rows import ID_FIELD, TEXT_FIELD, TOO_DEEP, Doc, RowMaker, RowSettings, error_row, jsonl_line, to_arrow
 from .textio import check_encoding, decode_strict
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
@@ -214,28 +214,42 @@ def _lines_end(data: bytes, start: int, most_lines: int) -> int:
     return end if end > start else 0
 
 
+class ReadError(Exception):
+    """An input that cannot be read on (a read error, a file that is not Parquet): the run ends, naming it."""
+
+
 def _jsonl_tasks(source: str) -> Iterator[Task]:
-    stream = sys.stdin.buffer if source == STDIN else open(source, "rb")
+    name = "standard input" if source == STDIN else repr(_display(source))
+    try:
+        stream = sys.stdin.buffer if source == STDIN else open(source, "rb")
+    except OSError as error:
+        raise ReadError(f"cannot read {name}: {error.strerror or error}") from None
     try:
         first = 1
         for lines in line_blocks(stream):
             yield Task("jsonl", source, first, lines, len(lines))
             first += lines.count(b"\n")
+    except OSError as error:  # a read error names no file: say which input
+        raise ReadError(f"cannot read {name}: {error.strerror or error}") from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
 
 
 def _parquet_tasks(source: str) -> Iterator[Task]:
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    with pq.ParquetFile(source) as parquet:
-        total_rows = parquet.metadata.num_rows or 1
-        file_size = os.path.getsize(source)
-        first = 1
-        for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS):
-            yield Task("parquet", source, first, batch, file_size * batch.num_rows // total_rows)
-            first += batch.num_rows
+    try:
+        with pq.ParquetFile(source) as parquet:
+            total_rows = parquet.metadata.num_rows or 1
+            file_size = os.path.getsize(source)
+            first = 1
+            for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS):
+                yield Task("parquet", source, first, batch, file_size * batch.num_rows // total_rows)
+                first += batch.num_rows
+    except (OSError, pa.ArrowException) as error:  # not Parquet, a corrupt page, a schema nested too deeply
+        raise ReadError(f"cannot read {_display(source)!r}: {getattr(error, 'strerror', None) or error}") from None
 
 
 def _size(path: str) -> int:
@@ -304,11 +318,14 @@ def _docs(task: Task, maker: RowMaker, options: Options) -> Iterator[tuple[Doc, 
             except ValueError as error:
                 yield Doc(None, None, {}, f"not JSON: {error}"), where
                 continue
+            except RecursionError:  # deeper than the metadata may nest anyway
+                yield Doc(None, None, {}, TOO_DEEP), where
+                continue
             yield maker.doc(record), where
     elif task.kind == "parquet":
         name = _display(task.source)
-        for number, record in enumerate(task.items.to_pylist(), task.first):
-            yield maker.doc(record), f"row {number} of {name}"
+        for number, doc in enumerate(maker.table_docs(task.items), task.first):
+            yield doc, f"row {number} of {name}"
     else:
         for path in task.items:
             doc_id = _display(path)
@@ -333,25 +350,54 @@ class Done(NamedTuple):
     chunks: int
     failures: list  # (where, doc_id, reason)
     size: int
+    nonfinite: int = 0  # documents with NaN or Infinity in their metadata (written as null)
 
 
 def run_task(task: Task) -> Done:
     maker, options = _state["maker"], _state["options"]
-    batch, docs, failures = [], 0, []
+    made = []  # (rows, doc, where) of each document
     for doc, where in _docs(task, maker, options):
-        docs += 1
         if doc.error is not None and doc.doc_id is None:
             doc = doc._replace(error=f"{where}: {doc.error}")  # the row says where the record is
-        made = maker.rows(doc)
-        if made and made[0]["error"] is not None:
-            failures.append((where, doc.doc_id, made[0]["error"]))
-        batch += made
-    chunks = len(batch) - len(failures)
-    if options.fmt == "jsonl":
-        payload = "".join(map(jsonl_line, batch)).encode("utf-8")  # here, not in the main process
-    else:
-        payload = to_arrow(batch) if batch else None
-    return Done(payload, docs, chunks, failures, task.size)
+        made.append((maker.rows(doc), doc, where))
+    # rendered here, not in the main process; a document that cannot be costs only itself
+    payload = (_jsonl if options.fmt == "jsonl" else _arrow)(made, maker.label)
+    failures = [(where, doc.doc_id, rows[0]["error"]) for rows, doc, where in made if rows and rows[0]["error"] is not None]
+    chunks = sum(len(rows) for rows, _, _ in made) - len(failures)
+    return Done(payload, len(made), chunks, failures, task.size, sum(doc.nonfinite > 0 for _, doc, _ in made))
+
+
+def _unwritable(made: list, i: int, label: str, error: Exception) -> None:
+    """The i-th document's rows could not be rendered: one error row instead, without the
+    metadata (the likeliest cause). Nothing known reaches here; it is the last guard."""
+    _, doc, where = made[i]
+    reason = f"its rows cannot be written: {type(error).__name__}: {error}".encode("utf-8", "backslashreplace").decode()
+    made[i] = ([error_row(doc._replace(metadata={}), label, reason)], doc, where)
+
+
+def _jsonl(made: list, label: str) -> bytes:
+    parts = []
+    for i, (rows, _, _) in enumerate(made):
+        try:
+            parts.append("".join(map(jsonl_line, rows)).encode("utf-8"))
+        except Exception as error:
+            _unwritable(made, i, label, error)
+            parts.append(jsonl_line(made[i][0][0]).encode("utf-8"))
+    return b"".join(parts)
+
+
+def _arrow(made: list, label: str):
+    if not any(rows for rows, _, _ in made):
+        return None
+    try:
+        return to_arrow([row for rows, _, _ in made for row in rows])
+    except Exception:  # find the documents Arrow refuses: one at a time only then (it is slower)
+        for i, (rows, _, _) in enumerate(made):
+            try:
+                to_arrow(rows)
+            except Exception as error:
+                _unwritable(made, i, label, error)
+        return to_arrow([row for rows, _, _ in made for row in rows])
 
 
 class Workers:
@@ -533,13 +579,14 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         workers.close()
         parser.error(f"cannot write {_display(args.output)!r}: {error.strerror}")
     progress = Progress(total)
-    docs = chunks = failed = 0
+    docs = chunks = failed = nonfinite = 0
     shown = []
     status = None
     try:
         for done in workers.ordered_results(tasks(found)):
             writer.write(done.payload)
             docs, chunks, failed = docs + done.docs, chunks + done.chunks, failed + len(done.failures)
+            nonfinite += done.nonfinite
             shown += done.failures[: SHOWN_FAILURES - len(shown)]
             progress.update(done, docs, chunks, failed)
         writer.close()
@@ -548,9 +595,10 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 1
     except BrokenProcessPool:
         status = "a worker process died (out of memory?); the output is incomplete"
+    except ReadError as error:
+        status = f"{error}; the output is incomplete"
     except OSError as error:
-        what = "write the output" if error.filename is None or error.filename == args.output else f"read {_display(error.filename)!r}"
-        status = f"cannot {what}: {error.strerror or error}; the output is incomplete"
+        status = f"cannot write {repr(_display(args.output)) if args.output else 'to standard output'}: {error.strerror or error}; the output is incomplete"
     except Exception as error:  # a bug outside one document's chunking: say it, no traceback
         status = f"internal error: {type(error).__name__}: {error}; the output is incomplete"
     finally:
@@ -567,6 +615,9 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"chunkwise: {reason}" if doc_id is None else f"chunkwise: {where} (id {doc_id!r}): {reason}", file=sys.stderr)
     if failed > len(shown):
         print(f"chunkwise: ... and {failed - len(shown)} more (every failed document is an error row in the output)", file=sys.stderr)
+    if nonfinite:
+        print(f"chunkwise: warning: {_counted(nonfinite, 'document')} had NaN or Infinity in their metadata:"
+              " written as null (JSON has neither)", file=sys.stderr)
     print(f"chunkwise: {_counted(docs, 'document')}, {_counted(chunks, 'chunk')}, {failed:,} failed", file=sys.stderr)
     return 1 if failed else 0
 

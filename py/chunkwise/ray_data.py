@@ -48,22 +48,22 @@ class ChunkRows:
             raise TypeError("give either settings or options, not both")
         self.maker = RowMaker(settings.with_tokenizer(tokenizer) if tokenizer else settings)
 
-    def _table(self, records: list[dict]):
+    def _table(self, table):
         import pyarrow as pa
 
         out = []
-        for record in records:
-            out += self.maker.rows(self.maker.doc(record))
+        for doc in self.maker.table_docs(table):
+            out += self.maker.rows(doc)
         return pa.Table.from_batches([to_arrow(out)], schema=arrow_schema())
 
     def __call__(self, batch):
         import pyarrow as pa
 
         if isinstance(batch, (pa.Table, pa.RecordBatch)):
-            return self._table(batch.to_pylist())
+            return self._table(batch)
         if hasattr(batch, "to_dict") and hasattr(batch, "columns"):  # pandas (Spark, Dask, Ray's "pandas" format)
             # Through Arrow, so numpy scalars become the Python values the CLI sees.
-            return self._table(pa.Table.from_pandas(batch, preserve_index=False).to_pylist()).to_pandas()
+            return self._table(pa.Table.from_pandas(batch, preserve_index=False)).to_pandas()
         raise TypeError(f"expected a pyarrow Table or a pandas DataFrame, not {type(batch).__name__}")
 
     def chunk_frames(self, frames: Iterator) -> Iterator:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from typing import Any, NamedTuple
 
 from .about import DEFAULTS
@@ -25,6 +26,9 @@ COLUMNS = (
 )
 ID_FIELD = "id"
 TEXT_FIELD = "text"
+# Metadata may nest this deep (a list in a dict is 2). Deeper, most JSON readers refuse the
+# row (serde_json at 128 levels) and Python's own json fails at about 1,000, at any stack depth.
+MAX_DEPTH = 100
 
 
 class Doc(NamedTuple):
@@ -35,6 +39,7 @@ class Doc(NamedTuple):
     metadata: dict
     error: str | None = None
     language: str | None = None  # what the text is read as: a languages.py id, or None for prose
+    nonfinite: int = 0  # NaN and Infinity values in the metadata, written as null
 
 
 def chunker_label(settings: Settings) -> str:
@@ -87,30 +92,67 @@ def _valid_text(text: str) -> bool:
     return True
 
 
+class TooDeep(ValueError):
+    """A record nested deeper than MAX_DEPTH (or than json.loads can read)."""
+
+
+TOO_DEEP = f"the record is nested more than {MAX_DEPTH} levels deep"
+
+
+def json_safe(value: Any, depth: int = 0) -> tuple[Any, int]:
+    """The value as every JSON reader takes it, and how many NaN and Infinity values it had:
+    they become None (JSON has neither; JSON.parse, jq, serde and Go refuse a bare NaN).
+    Raises TooDeep past MAX_DEPTH levels of lists and objects."""
+    if isinstance(value, float):
+        return (value, 0) if math.isfinite(value) else (None, 1)
+    if not isinstance(value, (dict, list, tuple)):
+        return value, 0
+    if depth == MAX_DEPTH:
+        raise TooDeep(TOO_DEEP)
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    safe, found = {}, 0
+    for key, item in items:
+        safe[key], n = json_safe(item, depth + 1)
+        found += n
+    if not found:
+        return value, 0
+    return (safe if isinstance(value, dict) else list(safe.values())), found
+
+
 def doc_from_record(record: Any, id_field: str = ID_FIELD, text_field: str = TEXT_FIELD) -> Doc:
-    """A document from a JSON object or a table row: id and text fields, the rest metadata."""
+    """A document from a JSON object or a table row: id and text fields, the rest metadata
+    (made JSON-safe: see json_safe; too deep, the document is an error with none)."""
     if not isinstance(record, dict):
         return Doc(None, None, {}, f"not a JSON object but {type(record).__name__}")
-    metadata = {k: v for k, v in record.items() if k not in (id_field, text_field)}
+    doc = _fields(record, id_field, text_field)
+    try:
+        metadata, nonfinite = json_safe({k: v for k, v in record.items() if k not in (id_field, text_field)})
+    except TooDeep as error:
+        return Doc(doc.doc_id, None, {}, doc.error or str(error))
+    return doc._replace(metadata=metadata, nonfinite=nonfinite)
+
+
+def _fields(record: dict, id_field: str, text_field: str) -> Doc:
+    """The id and text of a record, or why it has none (no metadata yet)."""
     if id_field not in record:
-        return Doc(None, None, metadata, f"no {id_field!r} field")
+        return Doc(None, None, {}, f"no {id_field!r} field")
     doc_id = record[id_field]
     if doc_id is None:  # pandas and Parquet write a missing value as null: the field is there
-        return Doc(None, None, metadata, f"the {id_field!r} field is null, not a string or a whole number")
+        return Doc(None, None, {}, f"the {id_field!r} field is null, not a string or a whole number")
     if isinstance(doc_id, int) and not isinstance(doc_id, bool):
         doc_id = str(doc_id)
     elif not isinstance(doc_id, str):
-        return Doc(None, None, metadata, f"the {id_field!r} field must be a string or a whole number, not {type(doc_id).__name__}")
+        return Doc(None, None, {}, f"the {id_field!r} field must be a string or a whole number, not {type(doc_id).__name__}")
     elif not _valid_text(doc_id):  # an id must be a key every store takes, and the same in JSONL and Parquet
-        return Doc(None, None, metadata, f"the {id_field!r} field {ascii(doc_id)} is not valid Unicode (a lone surrogate)")
+        return Doc(None, None, {}, f"the {id_field!r} field {ascii(doc_id)} is not valid Unicode (a lone surrogate)")
     if text_field not in record:
-        return Doc(doc_id, None, metadata, f"no {text_field!r} field")
+        return Doc(doc_id, None, {}, f"no {text_field!r} field")
     text = record[text_field]
     if text is None:
-        return Doc(doc_id, None, metadata, f"the {text_field!r} field is null, not a string")
+        return Doc(doc_id, None, {}, f"the {text_field!r} field is null, not a string")
     if not isinstance(text, str):
-        return Doc(doc_id, None, metadata, f"the {text_field!r} field must be a string, not {type(text).__name__}")
-    return Doc(doc_id, text, metadata)
+        return Doc(doc_id, None, {}, f"the {text_field!r} field must be a string, not {type(text).__name__}")
+    return Doc(doc_id, text, {})
 
 
 def record_language(doc: Doc, record: Any, language: str | None, language_field: str | None) -> Doc:
@@ -181,6 +223,26 @@ class RowMaker:
         """A JSON object or table row as a document, read in its language."""
         s = self.settings
         return record_language(doc_from_record(record, s.id_field, s.text_field), record, s.language, s.language_field)
+
+    def table_docs(self, table) -> list[Doc]:
+        """A pyarrow Table or RecordBatch as documents. A row with a value Python cannot
+        hold (a date past 9999) is an error of its own: the other rows are read."""
+        try:
+            records = table.to_pylist()
+        except Exception:  # one value spoils the whole conversion: read row by row, field by field
+            records = [self._table_row(table, i) for i in range(table.num_rows)]
+        return [r if isinstance(r, Doc) else self.doc(r) for r in records]
+
+    def _table_row(self, table, i: int) -> dict | Doc:
+        record, bad = {}, None
+        for name in table.column_names:
+            try:
+                record[name] = table.column(name)[i].as_py()
+            except Exception as error:
+                bad = bad or f"the {name!r} field cannot be read: {error}"
+        if bad is None:
+            return record
+        return Doc(doc_from_record(record, self.settings.id_field, self.settings.text_field).doc_id, None, {}, bad)
 
     def rows(self, doc: Doc) -> list[dict]:
         return rows(self.chunker, doc, max_chars=self.settings.max_chars, label=self.label)
