@@ -6,10 +6,13 @@ import fcntl
 import json
 import os
 import pty
+import re
+import signal
 import struct
 import subprocess
 import sys
 import termios
+import time
 import warnings
 
 import pyarrow as pa
@@ -482,3 +485,45 @@ def test_a_huge_budget_warns_about_no_overlap_nobody_set(tmp_path):
     write_jsonl(tmp_path / "docs.jsonl", [{"id": "a", "text": "One. Two."}])
     out = run(tmp_path / "docs.jsonl", "--max-tokens", "9" * 23)
     assert out.returncode == 0 and out.stderr == b"chunkwise: 1 document, 1 chunk, 0 failed\n", out.stderr
+
+
+def _interrupted(tmp_path, output: str, *args):
+    """Run the CLI on a corpus far too big to finish, press Ctrl-C (SIGINT to its process
+    group, workers too) once the output has begun, and return (status, stderr lines)."""
+    docs = corpus_docs() * 150  # about 30 MB
+    write_jsonl(tmp_path / "docs.jsonl", [dict(d, id=f"{d['id']}-{i}") for i, d in enumerate(docs)])
+    partial = tmp_path / (output + ".incomplete")
+    proc = subprocess.Popen([sys.executable, "-m", "chunkwise", str(tmp_path / "docs.jsonl"), "-o", str(tmp_path / output),
+                             *SETTINGS, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not (partial.exists() and partial.stat().st_size > (0 if output.endswith(".jsonl") else 4)):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert stdout == b"" and b"Traceback" not in stderr, stderr
+    assert not (tmp_path / output).exists()  # no file under the name asked for: it would look complete
+    return proc.returncode, stderr.decode().splitlines(), len(docs)
+
+
+@pytest.mark.parametrize("output,jobs", [("out.jsonl", "2"), ("out.parquet", "1")])
+def test_ctrl_c_says_how_far_it_got_and_leaves_no_file_that_looks_complete(tmp_path, output, jobs):
+    """An interrupted run exited 130 with nothing on stderr, and a Parquet output
+    interrupted early was a valid-looking file of 0 rows."""
+    status, lines, total = _interrupted(tmp_path, output, "--jobs", jobs)
+    assert status == 130
+    (line,) = lines
+    match = re.fullmatch(r"chunkwise: interrupted; the output is incomplete: ([\d,]+) documents? \(([\d,]+) chunks?\)"
+                         r" written, in '(.*)'", line)
+    assert match, line
+    docs, chunks = (int(match[n].replace(",", "")) for n in (1, 2))
+    assert match[3] == str(tmp_path / (output + ".incomplete")) and docs < total
+    partial = tmp_path / (output + ".incomplete")
+    if output.endswith(".jsonl"):
+        got = [strict_json(line) for line in partial.read_text(encoding="utf-8").splitlines()]
+    else:
+        got = pq.read_table(partial).to_pylist()  # readable: it has its footer
+    assert len(got) == chunks and len({r["doc_id"] for r in got}) == docs
+    # A run that finishes leaves only the file asked for.
+    small = run(tmp_path / "docs.jsonl", "-o", tmp_path / "done.jsonl", "--max-chars", "1")
+    assert small.returncode == 1 and (tmp_path / "done.jsonl").exists() and not (tmp_path / "done.jsonl.incomplete").exists()

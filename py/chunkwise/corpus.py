@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
+import errno
 import glob
 import os
+import signal
 import stat
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -400,6 +403,13 @@ def _arrow(made: list, label: str):
         return to_arrow([row for rows, _, _ in made for row in rows])
 
 
+def _start_pool_worker(options: Options) -> None:
+    # Ctrl-C reaches the whole process group: the main process stops the run and says how far
+    # it got; a worker finishes its task quietly (else each printed a KeyboardInterrupt traceback).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    start_worker(options)
+
+
 class Workers:
     """The worker processes of a run (none for --jobs 1), started before this process
     reads anything. On Linux they are forked from it once it has built its Chunker, so
@@ -415,7 +425,7 @@ class Workers:
 
             method = method or ("fork" if sys.platform.startswith("linux") else "spawn")
             self.pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
-                                            initializer=start_worker, initargs=(options,))
+                                            initializer=_start_pool_worker, initargs=(options,))
             self.pool.submit(int).result()  # a fork pool starts every process at its first task: now
         self.in_flight = IN_FLIGHT_PER_JOB * jobs
 
@@ -439,6 +449,36 @@ class Workers:
 
 
 # -- outputs ------------------------------------------------------------------------
+INCOMPLETE = ".incomplete"
+
+
+class Output:
+    """Where -o writes: OUT.incomplete beside OUT, renamed to OUT when the run is done, so
+    a file under the name asked for is always complete; a run that stops early (Ctrl-C, an
+    error) leaves what it wrote under the .incomplete name. A path that is not a regular
+    file (-o /dev/stdout, a FIFO) is written as it is."""
+
+    def __init__(self, path: str):
+        self.path = path
+        try:
+            special = not stat.S_ISREG(os.stat(path).st_mode)
+        except OSError:  # not there yet (or not examinable: opening it will say)
+            special = False
+        # beside the file a symlink points to, which the rename then replaces
+        self.target = None if special else os.path.realpath(path)
+        self.name = path if special else self.target + INCOMPLETE  # what is opened
+        if self.target and os.path.exists(self.target) and not os.access(self.target, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)  # a rename would replace it anyway
+
+    def finish(self) -> None:
+        if self.target is not None:
+            os.replace(self.name, self.target)
+
+    def partial(self) -> str:
+        """Where the rows of a run that stopped early are, for the message."""
+        return _display(self.name if self.target is not None else self.path)
+
+
 class JsonlWriter:
     """To a file, or straight to stdout's descriptor: a large buffered write to a
     pipe can return after part of it, and a closed pipe must be noticed at once."""
@@ -529,6 +569,26 @@ def _silence_stdout() -> None:
         pass
 
 
+@contextlib.contextmanager
+def _uninterrupted():
+    """A Ctrl-C during the block takes effect at its end; a second one at once (a write
+    to a pipe nobody reads may never end)."""
+    caught = []
+
+    def later(*_):
+        if caught:
+            raise KeyboardInterrupt
+        caught.append(True)
+
+    previous = signal.signal(signal.SIGINT, later)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def _output_format(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
     fmt = args.format or (_kind(args.output) if args.output and _kind(args.output) != "text" else "jsonl")
     if fmt not in OUTPUT_FORMATS:
@@ -574,33 +634,40 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         jobs = min(jobs, 1 + total // TASK_BYTES)
     workers = Workers(options, jobs)  # first: before this process has threads
     try:
-        writer = ParquetWriter(args.output, maker.label) if fmt == "parquet" else JsonlWriter(args.output)
+        output = Output(args.output) if args.output else None
+        name = output.name if output else None
+        writer = ParquetWriter(name, maker.label) if fmt == "parquet" else JsonlWriter(name)
     except OSError as error:
         workers.close()
         parser.error(f"cannot write {_display(args.output)!r}: {error.strerror}")
     progress = Progress(total)
     docs = chunks = failed = nonfinite = 0
     shown = []
-    status = None
+    status, code = None, 1
     try:
         for done in workers.ordered_results(tasks(found)):
-            writer.write(done.payload)
-            docs, chunks, failed = docs + done.docs, chunks + done.chunks, failed + len(done.failures)
+            with _uninterrupted():  # so the counts say what the output holds
+                writer.write(done.payload)
+                docs, chunks, failed = docs + done.docs, chunks + done.chunks, failed + len(done.failures)
             nonfinite += done.nonfinite
             shown += done.failures[: SHOWN_FAILURES - len(shown)]
             progress.update(done, docs, chunks, failed)
         writer.close()
+        if output:
+            output.finish()
+    except KeyboardInterrupt:
+        status, code = "interrupted", 130
     except BrokenPipeError:  # the reader went away (| head): stop quietly
         _silence_stdout()
         return 1
     except BrokenProcessPool:
-        status = "a worker process died (out of memory?); the output is incomplete"
+        status = "a worker process died (out of memory?)"
     except ReadError as error:
-        status = f"{error}; the output is incomplete"
+        status = str(error)
     except OSError as error:
-        status = f"cannot write {repr(_display(args.output)) if args.output else 'to standard output'}: {error.strerror or error}; the output is incomplete"
+        status = f"cannot write {repr(_display(args.output)) if args.output else 'to standard output'}: {error.strerror or error}"
     except Exception as error:  # a bug outside one document's chunking: say it, no traceback
-        status = f"internal error: {type(error).__name__}: {error}; the output is incomplete"
+        status = f"internal error: {type(error).__name__}: {error}"
     finally:
         progress.close()
         workers.close()
@@ -609,8 +676,10 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             writer.close()  # keep what was written readable (a Parquet file needs its footer)
         except Exception:
             pass
-        print(f"chunkwise: {status}", file=sys.stderr)
-        return 1
+        where = f", in {output.partial()!r}" if output else " to standard output"
+        print(f"chunkwise: {status}; the output is incomplete: {_counted(docs, 'document')} ({_counted(chunks, 'chunk')})"
+              f" written{where}", file=sys.stderr)
+        return code
     for where, doc_id, reason in shown:
         print(f"chunkwise: {reason}" if doc_id is None else f"chunkwise: {where} (id {doc_id!r}): {reason}", file=sys.stderr)
     if failed > len(shown):
