@@ -27,29 +27,66 @@ class Run {
   }
 }
 
+// A worker whose runtime broke is replaced by a new one that boots like a reload;
+// the page's text, settings, opened files and tokenizer.json files are sent to it again.
+function newWorker() {
+  return new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+}
+
 export class Engine {
-  constructor({ onBoot }) {
+  constructor({ onBoot, onRestarted }) {
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject} for one-shot requests
     this.run = null; // the current Run: the only one whose messages we still want
     this.sentText = null; // the text the worker holds as its document
     this.describe = null; // the engine's settings catalogue (chunkwise.about.describe)
     this.onBoot = onBoot;
+    this.onRestarted = onRestarted; // (reason): a replaced worker is ready
+    this.restarting = null; // the reason, while a replacement worker boots
+    this.localTokenizers = new Map(); // name -> bytes of each tokenizer.json opened, to hand a new worker
+    this.files = null; // {names, contents} of the last setFiles, likewise
     // Resolves with {version, pyodide, describe} once the engine is ready; rejects with the reason it cannot start.
     this.booted = new Promise((resolve, reject) => { this.boot = { resolve, reject }; });
     this.booted.catch(() => {}); // handled by whoever awaits it
 
     try {
-      this.worker = adoptWorker({
-        onmessage: (event) => this.handle(event.data),
-        // A worker script that fails to load or parse never posts anything: say so.
-        onerror: (event) => {
-          event.preventDefault();
-          this.boot.reject(new Error(event.message || "The engine's worker script failed to load."));
-        },
-      });
+      this.worker = adoptWorker(this.handlers());
     } catch (err) {
       this.boot.reject(new Error(`Could not start the Web Worker: ${err.message}`));
+    }
+  }
+
+  handlers() {
+    return {
+      onmessage: (event) => this.handle(event.data),
+      // A worker script that fails to load or parse never posts anything: say so.
+      onerror: (event) => {
+        event.preventDefault();
+        this.boot.reject(new Error(event.message || "The engine's worker script failed to load."));
+      },
+    };
+  }
+
+  // The worker's runtime broke: everything waiting on it fails with the reason, and
+  // a new worker gets the document, the opened files and tokenizers (not the run:
+  // the same input would break it again; the page asks for the next one).
+  restart(reason) {
+    const error = new Error(`${reason}. The engine stopped and was restarted; your text and settings are kept.`);
+    error.restarted = true;
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
+    if (this.run && !this.run.finished) this.run.settle.reject(error);
+    this.run = null;
+    this.sentText = null;
+    this.restarting = reason;
+    this.worker = Object.assign(newWorker(), this.handlers());
+    for (const [name, bytes] of this.localTokenizers) {
+      this.worker.postMessage({ type: "tokenizer", id: this.nextId++, name, bytes: bytes.slice(0) });
+    }
+    if (this.files) {
+      const contents = this.files.contents.map((b) => b.slice(0));
+      this.worker.postMessage({ type: "files", id: this.nextId++, names: this.files.names, contents }, contents);
     }
   }
 
@@ -63,7 +100,11 @@ export class Engine {
       case "ready":
         this.describe = msg.describe;
         this.boot.resolve(msg);
+        if (this.restarting) this.onRestarted?.(this.restarting);
+        this.restarting = null;
         return;
+      case "fatal":
+        return this.restart(msg.message);
       case "boot-error":
         this.boot.reject(new Error(msg.message));
         return;
@@ -141,6 +182,7 @@ export class Engine {
   // Several files (python -m chunkwise FILE1 FILE2 ...), kept apart from the
   // current document: names and ArrayBuffers -> [{name, chars, info}].
   async setFiles(names, contents) {
+    this.files = { names, contents: contents.map((b) => b.slice(0)) }; // (the originals are transferred)
     const msg = await this.request({ type: "files", names, contents }, contents);
     return msg.files;
   }
@@ -155,8 +197,11 @@ export class Engine {
 
   // Check and keep a local tokenizer.json in the worker (it never leaves the tab).
   // -> {encoding, family, special_tokens}
-  loadTokenizer(name, bytes) {
-    return this.request({ type: "tokenizer", name, bytes }, [bytes]);
+  async loadTokenizer(name, bytes) {
+    const copy = bytes.slice(0); // (the original is transferred)
+    const loaded = await this.request({ type: "tokenizer", name, bytes }, [bytes]);
+    this.localTokenizers.set(name, copy);
+    return loaded;
   }
 
   // Make `text` the worker's document, unless it already is.

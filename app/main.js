@@ -153,6 +153,10 @@ const engine = new Engine({
     ui.bootProgress.value = step - 1;
     watchBoot();
   },
+  onRestarted() {
+    ui.engineText.textContent = "Engine restarted: the last run broke it";
+    ui.bootProgress.hidden = true;
+  },
 });
 engine.booted.then(engineReady, (err) => bootFailed(err.message));
 watchBoot();
@@ -794,7 +798,9 @@ function run() {
     if (run !== current) return;
     ui.runError.replaceChildren(
       el("strong", {}, "The engine failed on this input: "), err.message,
-      el("br"), "Try other settings; if it keeps failing, please report it together with the input.");
+      el("br"), err.restarted
+        ? "Change the text or a setting to chunk again; if this input keeps breaking it, please report it."
+        : "Try other settings; if it keeps failing, please report it together with the input.");
     ui.runError.hidden = false;
     setRunState("error", "Chunking failed.");
   });

@@ -17,6 +17,7 @@
 //                 {type: "exported", id, bytes} {type: "error", id, request, message}
 //                 {type: "tokenizer", id, encoding, family, special_tokens}
 //                 {type: "csp-violation", directive, blocked}
+//                 {type: "fatal", id, request, message}  the runtime broke (stack, memory): replace this worker
 // Chunk records have Chunk.to_dict()'s field names (without the text); start and
 // end are UTF-16 offsets into the page's string.
 //
@@ -109,6 +110,7 @@ async function boot() {
   const site = py.runPython("import site; site.getsitepackages()[0]");
   for (const bytes of await downloaded) py.unpackArchive(bytes, "wheel", { extractDir: site });
 
+  self.pyodide = py; // for a developer's console, and the test that breaks the runtime on purpose
   tokenizerFiles = manifest.tokenizers || {};
   stage("bridge", "Preparing the engine");
   const bridge = py.pyimport("chunkwise.bridge");
@@ -270,10 +272,29 @@ self.onmessage = (event) => {
       await HANDLERS[msg.type](msg);
     } catch (err) {
       console.error(err);
+      // A JS stack overflow or an out-of-memory inside the runtime leaves Pyodide
+      // unusable for good: the page replaces this worker (engine.js) and resends
+      // the document; nothing more is handled here.
+      if (runtimeBroken(err)) {
+        queue = new Promise(() => {});
+        return post({ type: "fatal", id: msg.id, request: msg.type, message: pythonMessage(err) });
+      }
       post({ type: "error", id: msg.id, request: msg.type, message: pythonMessage(err) });
     }
   }, () => {}); // boot failed: boot-error was already posted
 };
+
+// The JS stack or the memory ran out inside the runtime (its state cannot be
+// trusted after that, even where it still answers), or Pyodide said it is done.
+function runtimeBroken(err) {
+  if (err instanceof RangeError || err instanceof WebAssembly.RuntimeError) return true;
+  try {
+    py.runPython("None");
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 // A Python exception arrives as a long traceback; the page shows its last line's
 // message, without the exception's name ("chunkwise.hf_normalizers.Unsupported: "):
