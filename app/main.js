@@ -306,9 +306,11 @@ ui.tokenizerFile.addEventListener("change", async () => {
   try {
     const loaded = await engine.loadTokenizer(file.name, await file.arrayBuffer());
     settingsStore.addLocalEncoding(loaded.encoding);
-    if (![...ui.encoding.options].some((o) => o.value === loaded.encoding)) {
-      $("local-tokenizers").prepend(el("option", { value: loaded.encoding }, `${loaded.encoding} (${loaded.family})`));
-    }
+    // A second file of the same name (every download is tokenizer.json) takes the name over.
+    const label = `${loaded.encoding} (${loaded.family})`;
+    const option = [...ui.encoding.options].find((o) => o.value === loaded.encoding);
+    if (option) option.textContent = label;
+    else $("local-tokenizers").prepend(el("option", { value: loaded.encoding }, label));
     changeSettings({ encoding: loaded.encoding, model: "" });
   } catch (err) {
     notice(`${file.name} cannot be used: ${err.message}`);

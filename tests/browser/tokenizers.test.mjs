@@ -95,6 +95,18 @@ describe("Hugging Face tokenizers in the page", () => {
     assert.ok(runPython(await clipboard(page), dir).equals(got.bytes), "the Python's bytes differ from the page's");
   });
 
+  test("a second tokenizer.json (the same file name, another model) counts with the second", async () => {
+    const { page } = app;
+    const { tokenizers } = JSON.parse(readFileSync(path.join(ROOT, "static/vendor/manifest.json"), "utf8"));
+    const second = tmpFile("tokenizer.json", readFileSync(path.join(ROOT, "static/vendor", tokenizers["all-MiniLM-L6-v2"])));
+    await page.setInputFiles("[data-testid=tokenizer-file]", second);
+    await page.waitForFunction(() => /WordPiece/.test(document.querySelector("[data-testid=encoding]").selectedOptions[0]?.textContent));
+    await waitDone(page);
+    const got = await download(page, "download-jsonl");
+    const want = cliBytes(input, ["--tokenizer", second, "--max-tokens", "300", "--overlap", "20"]);
+    assert.ok(got.bytes.equals(want), "the page still counts with the first tokenizer.json");
+  });
+
   test("a file that is not a usable tokenizer gets a clear message", async () => {
     const { page } = app;
     const bad = tmpFile("tokenizer.json", '{"model": {"type": "Mystery"}}');
