@@ -63,7 +63,7 @@ def test_ray_rows_equal_the_cli_rows(tmp_path, ray_local):
     assert got.schema.remove_metadata() == expected.schema.remove_metadata() == arrow_schema()
     assert sorted(got.to_pylist(), key=sort_key) == expected.to_pylist()
     errors = [r for r in got.to_pylist() if r["error"]]
-    assert [(r["doc_id"], r["error"]) for r in errors] == [("doc-0017", "no 'text' field")]
+    assert [(r["doc_id"], r["error"]) for r in errors] == [("doc-0017", "the 'text' field is null, not a string")]
 
 
 def test_ray_takes_the_clis_tokenizer_file_and_language_options(tmp_path, ray_local):
