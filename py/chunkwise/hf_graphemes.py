@@ -12,7 +12,7 @@ from . import hf_unicode
 from .hf_text import RangeSet, category
 
 # Grapheme_Cluster_Break=Prepend.
-_PREPEND = frozenset(
+PREPEND = frozenset(
     [0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x0D4E,
      0x110BD, 0x110CD, 0x111C2, 0x111C3, 0x1193F, 0x11941, 0x11A3A, 0x11A84, 0x11A85, 0x11A86, 0x11A87,
      0x11A88, 0x11A89, 0x11D46, 0x11F02]
@@ -39,7 +39,7 @@ def _code(ch: str) -> str:
         if o == 10:
             return "n"
         return "C" if o < 32 or o == 127 else "o"
-    if o in _PREPEND:
+    if o in PREPEND:
         return "P"
     if o < 0x10000:
         if ch in _JOINS or o in (0x200C, 0x200D) or 0xFE00 <= o <= 0xFE0F:  # these the probe cannot see

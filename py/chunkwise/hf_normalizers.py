@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 _CLEAN_REMOVED = RangeSet(hf_unicode.CLEAN_REMOVED)
 _CLEAN_SPACE = RangeSet(hf_unicode.CLEAN_SPACE)
-_STRIP = parse_mapping(hf_unicode.STRIP_ACCENTS)
+_STRIP = STRIP_TABLE = parse_mapping(hf_unicode.STRIP_ACCENTS)
 
 
 def _is_chinese(o: int) -> bool:
@@ -216,6 +216,48 @@ class Precompiled:
             if (unit >> 8) & 1:
                 return units[pos] & 0x7FFFFFFF
         return None
+
+    def starts_a_key(self, prefix: bytes) -> bool:
+        """Whether some key of the trie starts with these bytes."""
+        units = self.units
+        if not units:
+            return False
+        unit = units[0]
+        pos = (unit >> 10) << ((unit & (1 << 9)) >> 6)
+        for c in prefix:
+            pos ^= c
+            if pos >= len(units) or units[pos] & ((1 << 31) | 0xFF) != c:
+                return False
+            unit = units[pos]
+            pos ^= (unit >> 10) << ((unit & (1 << 9)) >> 6)
+        return True
+
+    def char_values(self) -> dict[str, str]:
+        """The replacement of every character that is a key by itself (a walk of the
+        trie along UTF-8 sequences: a few thousand steps, not all keys)."""
+        units = self.units
+        out: dict[str, str] = {}
+        if not units:
+            return out
+        offset = lambda unit: (unit >> 10) << ((unit & (1 << 9)) >> 6)  # noqa: E731
+        leads = [(range(1, 0x80), 0), (range(0xC2, 0xE0), 1), (range(0xE0, 0xF0), 2), (range(0xF0, 0xF5), 3)]
+
+        def walk(pos: int, key: bytes, more: int, options) -> None:
+            for c in options:
+                child = pos ^ c
+                if child >= len(units) or units[child] & ((1 << 31) | 0xFF) != c:
+                    continue
+                if more:
+                    walk(child ^ offset(units[child]), key + bytes([c]), more - 1, range(0x80, 0xC0))
+                elif (units[child] >> 8) & 1:
+                    index = units[child ^ offset(units[child])] & 0x7FFFFFFF
+                    end = self.pool.find(b"\0", index)
+                    ch = (key + bytes([c])).decode("utf-8", "replace")
+                    out[ch] = self.pool[index : end if end >= 0 else len(self.pool)].decode("utf-8")
+
+        for options, more in leads:
+            walk(offset(units[0]), b"", more, options)
+        return out
 
     def transform(self, chunk: str):
         memo = self._memo

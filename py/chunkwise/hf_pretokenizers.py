@@ -200,7 +200,7 @@ def char_delimiter_pre_tokenizer(delimiter: str):
     return lambda splits: _apply(splits, lambda text: split_spans(len(text), literal_spans(text, delimiter), "Removed"))
 
 
-def _metaspace_scheme(spec) -> str:
+def metaspace_scheme(spec) -> str:
     if "prepend_scheme" in spec:
         return spec["prepend_scheme"]
     return "always" if spec.get("add_prefix_space", True) else "never"
@@ -229,7 +229,7 @@ def build_pre_tokenizer(spec):
     if kind == "Metaspace":
         if spec.get("prepend_scheme", "always") not in ("always", "first", "never"):
             raise Unsupported(f"Metaspace prepend_scheme {spec['prepend_scheme']!r} is not supported")
-        return metaspace_pre_tokenizer(spec.get("replacement", "\u2581"), _metaspace_scheme(spec), spec.get("split", True))
+        return metaspace_pre_tokenizer(spec.get("replacement", "\u2581"), metaspace_scheme(spec), spec.get("split", True))
     if kind == "ByteLevel":
         return byte_level_pre_tokenizer(spec.get("add_prefix_space", True), spec.get("use_regex", True))
     if kind == "Split":

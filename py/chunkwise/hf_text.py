@@ -54,7 +54,7 @@ PUNCTUATION = RangeSet(hf_unicode.PUNCTUATION)
 # Oniguruma's \p{L} and \p{N}: the letters and numbers of the library's Split patterns.
 LETTER = RangeSet(hf_unicode.ONIG_LETTER)
 NUMBER = RangeSet(hf_unicode.ONIG_NUMBER)
-_LOWER = parse_mapping(hf_unicode.LOWERCASE)
+_LOWER = LOWERCASE_TABLE = parse_mapping(hf_unicode.LOWERCASE)
 
 
 class Categories:
