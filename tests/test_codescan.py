@@ -2,13 +2,21 @@
 hand-written traps (tests/code_samples.py); it never raises and never stalls."""
 from __future__ import annotations
 
+import pathlib
+import sys
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import chunkwise
 from chunkwise.codescan import COMMENT, STRING, scan
+from chunkwise.engine import Document
 from chunkwise.languages import CODE_LANGUAGES, LANGUAGES, detect, from_filename, resolve
 from code_samples import SAMPLES
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
+from codebench import cut_report  # noqa: E402  (bench/codebench.py)
 
 # (language, a line in the sample) -> the definition path there
 PATHS = {
@@ -198,3 +206,54 @@ def test_parsing_python_prints_no_warning_of_the_codes_own():
         structure = scan(code, "python")
     assert [d.label for d in structure.definitions] == ["def digits"]
     assert caught == []
+
+
+LICENCE = (
+    "/*\n * Copyright 2024 Example Corp.\n *\n\n * Licensed under the Apache License, Version 2.0 (the \"License\");\n"
+    " * you may not use this file except in compliance with the License.\n * You may obtain a copy of the License at\n"
+    " *\n *     http://www.apache.org/licenses/LICENSE-2.0\n */\n"
+)
+# (what comes first in the file, a definition after the licence header, another one)
+LICENSED = {
+    "java": ("package p;\n\n", "public class A {\n    int x;\n}\n", "class B {\n    int y;\n}\n"),
+    "kotlin": ("", "class A {\n    val x = 1\n}\n", "class B {\n    val y = 2\n}\n"),
+    "javascript": ("", "class A {\n  m() { return 1; }\n}\n", "function b() {\n  return 2;\n}\n"),
+    "typescript": ("", "export class A {\n  x = 1;\n}\n", "function b(): number {\n  return 2;\n}\n"),
+    "go": ("package p\n\n", "type A struct {\n\tx int\n}\n", "func B() int {\n\treturn 2\n}\n"),
+    "rust": ("", "struct A {\n    x: i32,\n}\n", "fn b() -> i32 {\n    2\n}\n"),
+    "c": ("", "struct a {\n  int x;\n};\n", "int b(void) {\n  return 2;\n}\n"),
+    "cpp": ("", "class A {\n  int x;\n};\n", "int b() {\n  return 2;\n}\n"),
+    "csharp": ("", "public class A {\n    int x;\n}\n", "class B {\n    int y;\n}\n"),
+    "swift": ("", "class A {\n    var x = 1\n}\n", "func b() -> Int {\n    return 2\n}\n"),
+    "php": ("<?php\n", "class A {\n    public $x;\n}\n", "function b() {\n    return 2;\n}\n"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(LICENSED))
+def test_a_block_comment_with_a_blank_line_stays_whole_with_its_definition(language):
+    """A licence header with a blank line inside (' *\\n\\n * ...') right before a
+    class: the class started after the blank line, inside the comment, and the
+    definition cut fell there (issue 29, finding 8)."""
+    head, first, second = LICENSED[language]
+    text = head + LICENCE + first + "\n" + LICENCE + second
+    structure = scan(text, language)
+    assert [d.start for d in structure.definitions if d.level == 0] == [len(head), text.index(LICENCE, len(head) + 1)]
+    for budget in (24, 40, 64, 100):
+        doc = Document(text, language)
+        chunks = chunkwise.chunk_document(doc, max_tokens=budget, overlap=0).chunks
+        assert cut_report(doc, chunks)["missed_line_cuts"] == 0, budget
+
+
+def test_a_long_comment_stays_whole_with_its_definition():
+    # the walk up stopped 200 lines above the definition, inside a longer comment
+    text = "/*\n" + " * line\n" * 250 + " */\nclass A {\n}\n"
+    assert scan(text, "java").definitions[0].start == 0
+
+
+def test_a_definition_keeps_no_other_definitions_line():
+    # "@Test void a() { }" is an attribute line too: each one-liner took the ones above
+    # it as its attributes, and nested in them
+    text = "class T {\n    @Test void a() { }\n    @Test void b() { }\n    @Test void c() { }\n}\n"
+    defs = scan(text, "java").definitions
+    assert [(d.label, d.start == d.line, d.level) for d in defs] == [
+        ("class T", True, 0), ("a()", True, 1), ("b()", True, 1), ("c()", True, 1)]

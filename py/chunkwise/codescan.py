@@ -990,20 +990,38 @@ def _finish(text: str, scanner: _Scanner, raw) -> list[Definition]:
     def line_start(i: int) -> int:
         return nls[i - 1] + 1 if i > 0 else 0
 
+    def begins_in(i: int) -> int:
+        """What line i begins inside of: CODE, STRING or COMMENT."""
+        return states[i - 1] if i > 0 else CODE
+
+    # Each walk up stops at another definition's line, so no line is walked twice
+    # (but by definitions on one line: memo).
+    def_lines = {entry[0] for entry in raw}
+    memo: dict[int, int] = {}
+
     def attached(line: int) -> int:
-        """The first line kept with the definition on `line`."""
-        k = line
-        while k > 0 and line - k < 200:
-            s = line_start(k - 1)
-            first = _INDENT.match(text, s).end()
+        """The first line kept with the definition on `line`: the comments and
+        attributes right above it, a block comment whole (a blank line inside it
+        too), and never a line that begins inside a comment or string."""
+        if line in memo:
+            return memo[line]
+        k = top = line
+        while k > 0:
+            above = k - 1
+            if begins_in(above) == COMMENT:
+                k = above  # a block comment's line, blank or not: on to its first line
+                continue
+            if begins_in(above) == STRING or above in def_lines:
+                break
+            first = _INDENT.match(text, line_start(above)).end()
             if first >= n or text[first] in "\r\n":
                 break  # a blank line
-            inside_comment = k - 1 > 0 and states[k - 2] == COMMENT
-            if inside_comment or first in comment_starts or (attribute and attribute.match(text, first)):
-                k -= 1
+            if first in comment_starts or (attribute and attribute.match(text, first)):
+                k = top = above
                 continue
             break
-        return k
+        memo[line] = top
+        return top
 
     items = []
     for entry in raw:
