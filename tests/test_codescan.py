@@ -257,3 +257,94 @@ def test_a_definition_keeps_no_other_definitions_line():
     defs = scan(text, "java").definitions
     assert [(d.label, d.start == d.line, d.level) for d in defs] == [
         ("class T", True, 0), ("a()", True, 1), ("b()", True, 1), ("c()", True, 1)]
+
+
+# Semicolon-less "import a.b.C" lines, which look like Python's (issue 29, finding 9)
+_IMPORTS = "import com.example.net.Client\nimport com.example.net.Request\nimport java.io.File\nimport kotlin.math.max\n"
+NOT_PYTHON = {
+    "kotlin": "package com.example.app\n\n" + _IMPORTS + """
+/*
+ * Fetches bundles.
+ */
+class Loader(private val client: Client) {
+    private val cache = mutableMapOf<String, File>()
+
+    fun load(url: String): File? {
+        val request = Request(url)
+        return cache[url] ?: fetch(request)
+    }
+
+    private fun fetch(request: Request): File? {
+        val size = max(1, request.size)
+        return null
+    }
+}
+""",
+    "swift": """import Foundation
+import UIKit
+import Combine
+import SwiftUI
+
+/* A view model. */
+final class Model: ObservableObject {
+    let name: String
+    var count = 0
+
+    init(name: String) {
+        self.name = name
+    }
+
+    func increment() {
+        count += 1
+    }
+}
+""",
+    "scala": "package com.example\n\n" + _IMPORTS + """
+object Main {
+  val greeting = "hello"
+
+  def main(args: Array[String]): Unit = {
+    if (args.isEmpty) {
+      println(greeting)
+    } else {
+      args.foreach(println)
+    }
+  }
+}
+""",
+    "haskell": """module Main where
+
+import Data.List
+import Data.Maybe
+import qualified Data.Map as Map
+import Control.Monad
+
+count :: String -> Int
+count = length . words
+
+main :: IO ()
+main = print (count "a b c")
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_PYTHON))
+def test_other_languages_with_pythons_import_lines_are_not_python(name):
+    assert detect(NOT_PYTHON[name])[0] != "python"
+    assert detect(NOT_PYTHON[name] * 3)[0] != "python"
+
+
+def test_kotlin_is_detected_as_kotlin():
+    # the code corpus's own Kotlin file was "21 lines look like Python"; the Python
+    # scanner then cut it inside its /* */ comments
+    corpus = (pathlib.Path(__file__).parent / "code-corpus" / "BundleDownloader.kt").read_text(encoding="utf-8")
+    assert detect(corpus)[0] == "kotlin"
+    assert detect(NOT_PYTHON["kotlin"])[0] == "kotlin"
+
+
+def test_python_with_other_languages_in_its_strings_is_still_python():
+    c_in_a_string = 'import ctypes\n\nSOURCE = """\nstatic int f(int x) {\n    /* x */\n    if (x) {\n        return 1;\n    }\n}\n"""\n\n'
+    c_in_a_string += "".join(f"def f{i}(x):\n    return x\n\n" for i in range(3))
+    assert detect(c_in_a_string)[0] == "python"
+    assert detect("import os\nimport sys\nimport re\n\nprint(os.getcwd())\n")[0] == "python"
+

@@ -182,8 +182,13 @@ _SHEBANG = re.compile(r"#![^\n]*?\b(python[\d.]*|node|deno|bash|sh|zsh|ksh|ruby|
 _SHEBANG_LANG = {"node": "javascript", "deno": "typescript", "bash": "shell", "sh": "shell", "zsh": "shell",
                  "ksh": "shell", "ruby": "ruby", "php": "php"}
 # Lines that, many times over, say a language. A few strong lines decide; prose never has them.
+_PYTHON_OWN = r"[ \t]*(?:async )?def \w+\(.*\)(?: -> .+)?:$|[ \t]*class \w+(?:\(.*\))?:$|from [\w.]+ import .+|if __name__ == .__main__.:"
 _SIGNALS = (
-    ("python", re.compile(r"^(?:[ \t]*(?:async )?def \w+\(.*\)(?: -> .+)?:$|[ \t]*class \w+(?:\(.*\))?:$|from [\w.]+ import .+|import [\w.]+(?: as \w+)?(?:, [\w.]+)*$|if __name__ == .__main__.:)", re.M)),
+    ("python", re.compile(rf"^(?:{_PYTHON_OWN}|import [\w.]+(?: as \w+)?(?:, [\w.]+)*$)", re.M)),
+    # (Kotlin's "import a.b.C" lines look like Python's: its own are its declarations)
+    ("kotlin", re.compile(
+        r"^[ \t]*(?:(?:private|public|internal|protected|override|open|abstract|suspend|inline|operator|infix|tailrec|"
+        r"data|sealed|enum|inner|companion|const|lateinit)[ \t]+)*(?:fun(?:[ \t]+<[^>\n]*>)?[ \t]+[\w.`]+[ \t]*\(|val[ \t]+\w+[ \t]*[:=])", re.M)),
     ("go", re.compile(r"^(?:package \w+$|func (?:\([^)]*\) )?\w+\(.*\{$|import \($)", re.M)),
     ("rust", re.compile(r"^(?:pub )?(?:fn \w+.*\{$|use [\w:]+(?:::\{.*\})?;$|impl\b.*\{$|#\[derive\()", re.M)),
     ("java", re.compile(r"^(?:package [\w.]+;$|import (?:static )?[\w.]+(?:\.\*)?;$|public (?:final )?class \w+)", re.M)),
@@ -194,6 +199,24 @@ _SIGNALS = (
     ("shell", re.compile(r"^(?:set -[euxo]+\b|fi$|done$|esac$|\w+\(\) \{$|export \w+=)", re.M)),
     ("sql", re.compile(r"^(?:CREATE (?:TABLE|INDEX|VIEW|FUNCTION|OR REPLACE)|SELECT .* FROM |INSERT INTO |ALTER TABLE )", re.M | re.I)),
 )
+
+
+# Lines Python never has (outside strings): a brace-language declaration, a block
+# comment's edge, a brace after a parenthesis, "} else", a Haskell type signature.
+# Kotlin, Swift, Scala and Haskell have semicolon-less "import a.b.C" lines, which
+# look like Python's; their other lines say they are not Python.
+_NOT_PYTHON = re.compile(
+    r"^(?:[ \t]*(?:(?:private|public|internal|protected|fileprivate|override|open|static|final|abstract|export|async)[ \t]+)*"
+    r"(?:(?:fun|func|function)[ \t]+[\w$.<>`]+[ \t]*\(|(?:val|var|let|const)[ \t]+[\w$]+[ \t]*[:=])"
+    r"|[ \t]*(?:/\*|\*/)|.*\)[ \t]*\{[ \t]*$|[ \t]*\}[ \t]*(?:else|catch|finally)\b|[\w']+[ \t]+::[ \t])",
+    re.M,
+)
+_PYTHON_OWN_LINES = re.compile(rf"^(?:{_PYTHON_OWN})", re.M)
+_TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # (Python's C or JavaScript in a string)
+
+
+def _hits(pattern: re.Pattern, head: str) -> int:
+    return sum(1 for _ in zip(range(200), pattern.finditer(head)))
 
 
 def detect(text: str) -> tuple[str | None, str]:
@@ -217,7 +240,11 @@ def detect(text: str) -> tuple[str | None, str]:
     lines = max(1, head.count("\n"))
     best, best_hits = None, 0
     for name, pattern in _SIGNALS:
-        hits = sum(1 for _ in zip(range(200), pattern.finditer(head)))
+        hits = _hits(pattern, head)
+        if name == "python" and hits:
+            others = _hits(_NOT_PYTHON, _TRIPLE_QUOTED.sub("", head))
+            if others >= 2 and others > _hits(_PYTHON_OWN_LINES, head):
+                continue  # more lines only other languages have than Python's own
         if hits > best_hits:
             best, best_hits = name, hits
     # Strong: several telling lines, and a fair share of the lines.
