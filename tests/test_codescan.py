@@ -348,3 +348,11 @@ def test_python_with_other_languages_in_its_strings_is_still_python():
     assert detect(c_in_a_string)[0] == "python"
     assert detect("import os\nimport sys\nimport re\n\nprint(os.getcwd())\n")[0] == "python"
 
+
+@pytest.mark.parametrize("language", [5, b"python", ["python"], 3.11])
+def test_a_language_that_is_not_a_name_is_a_type_error_naming_the_languages(language):
+    # chunkwise.chunk(text, language=5) raised AttributeError ('int' object has no attribute 'strip')
+    with pytest.raises(TypeError, match=r"language must be a str.*choose one of text, python, javascript"):
+        chunkwise.chunk("x = 1", language=language)
+    with pytest.raises(TypeError, match="choose one of"):
+        resolve(language)

@@ -139,7 +139,10 @@ _ALIASES = {
 
 
 def resolve(name: str) -> str:
-    """The language id for a name or alias ("py", "C++", "text"); ValueError if unknown."""
+    """The language id for a name or alias ("py", "C++", "text"); ValueError if unknown,
+    TypeError if not a str."""
+    if not isinstance(name, str):  # (5 raised AttributeError: 'int' object has no attribute 'strip')
+        raise TypeError(f"language must be a str, not {type(name).__name__} {name!r}; choose one of text, {', '.join(LANGUAGES)}")
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
     if key in LANGUAGES or key == "text":
