@@ -3,7 +3,7 @@
 // The worker keeps the document: setText() sends the text only when it changed,
 // open() hands over a file's bytes, and run() sends only the settings.
 
-import { adoptWorker } from "./spawn.js";
+import { REPLY, REQUEST } from "./protocol.js";
 
 const BOOT_STAGES = ["manifest", "runtime", "engine", "bridge"];
 
@@ -22,7 +22,7 @@ class Run {
   // The download bytes: chunkwise.export.render(...) as UTF-8, as the CLI writes them.
   async export(fmt, headers) {
     if (!this.finished) throw new Error("These chunks are not complete yet.");
-    const msg = await this.engine.request({ type: "export", run: this.id, fmt, headers });
+    const msg = await this.engine.request({ type: REQUEST.export, run: this.id, fmt, headers });
     return msg.bytes;
   }
 }
@@ -34,7 +34,9 @@ function newWorker() {
 }
 
 export class Engine {
-  constructor({ onBoot, onRestarted }) {
+  // spawned: {worker, error, early} from boot.js: the worker it started, or why it
+  // could not, and what the worker posted before this took over.
+  constructor(spawned, { onBoot, onRestarted }) {
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject} for one-shot requests
     this.run = null; // the current Run: the only one whose messages we still want
@@ -49,11 +51,13 @@ export class Engine {
     this.booted = new Promise((resolve, reject) => { this.boot = { resolve, reject }; });
     this.booted.catch(() => {}); // handled by whoever awaits it
 
-    try {
-      this.worker = adoptWorker(this.handlers());
-    } catch (err) {
-      this.boot.reject(new Error(`Could not start the Web Worker: ${err.message}`));
+    if (spawned.error) {
+      this.boot.reject(new Error(`Could not start the Web Worker: ${spawned.error.message}`));
+      return;
     }
+    const handlers = this.handlers();
+    this.worker = Object.assign(spawned.worker, handlers);
+    for (const [name, event] of spawned.early.splice(0)) handlers[name](event);
   }
 
   handlers() {
@@ -82,55 +86,55 @@ export class Engine {
     this.restarting = reason;
     this.worker = Object.assign(newWorker(), this.handlers());
     for (const [name, bytes] of this.localTokenizers) {
-      this.worker.postMessage({ type: "tokenizer", id: this.nextId++, name, bytes: bytes.slice(0) });
+      this.worker.postMessage({ type: REQUEST.tokenizer, id: this.nextId++, name, bytes: bytes.slice(0) });
     }
     if (this.files) {
       const contents = this.files.contents.map((b) => b.slice(0));
-      this.worker.postMessage({ type: "files", id: this.nextId++, names: this.files.names, contents }, contents);
+      this.worker.postMessage({ type: REQUEST.files, id: this.nextId++, names: this.files.names, contents }, contents);
     }
   }
 
   handle(msg) {
     switch (msg.type) {
-      case "boot": {
+      case REPLY.boot: {
         const step = BOOT_STAGES.indexOf(msg.stage) + 1;
         this.onBoot({ stage: msg.stage, label: msg.label, step, steps: BOOT_STAGES.length });
         return;
       }
-      case "ready":
+      case REPLY.ready:
         this.describe = msg.describe;
         this.boot.resolve(msg);
         if (this.restarting) this.onRestarted?.(this.restarting);
         this.restarting = null;
         return;
-      case "fatal":
+      case REPLY.fatal:
         return this.restart(msg.message);
-      case "boot-error":
+      case REPLY.bootError:
         this.boot.reject(new Error(msg.message));
         return;
-      case "opened":
-      case "exported":
-      case "files-set":
-      case "compared":
-      case "files-done":
-      case "tokenizer":
+      case REPLY.opened:
+      case REPLY.exported:
+      case REPLY.filesSet:
+      case REPLY.compared:
+      case REPLY.filesDone:
+      case REPLY.tokenizer:
         return this.settle(msg.id, msg);
-      case "error":
+      case REPLY.error:
         if (this.pending.has(msg.id)) return this.settle(msg.id, null, new Error(msg.message));
-        if (msg.request === "text") this.sentText = null; // the worker has no document: resend next time
+        if (msg.request === REQUEST.text) this.sentText = null; // the worker has no document: resend next time
         return this.forRun(msg, (run) => run.settle.reject(new Error(msg.message)));
-      case "started":
+      case REPLY.started:
         return this.forRun(msg, (run) => {
           run.language = msg.language;
           run.handlers.onStart(msg.warnings, msg.size, msg.language);
         });
-      case "chunks":
+      case REPLY.chunks:
         return this.forRun(msg, (run) => run.handlers.onChunks(msg.chunks, msg.progress));
-      case "done":
+      case REPLY.done:
         return this.forRun(msg, (run) => { run.finished = true; run.settle.resolve(msg.stats); });
-      case "cancelled":
+      case REPLY.cancelled:
         return; // a superseded run: its promise was settled when it was superseded
-      case "csp-violation":
+      case REPLY.cspViolation:
         console.error(`Content-Security-Policy blocked ${msg.blocked} in the engine worker (${msg.directive})`);
         return;
     }
@@ -167,7 +171,7 @@ export class Engine {
   async open(bytes, encoding = null) {
     this.supersede();
     this.sentText = null;
-    const msg = await this.request({ type: "open", bytes, encoding }, [bytes]);
+    const msg = await this.request({ type: REQUEST.open, bytes, encoding }, [bytes]);
     this.sentText = msg.text;
     return { text: msg.text, info: msg.info, size: msg.size };
   }
@@ -175,7 +179,7 @@ export class Engine {
   // The current document chunked with other settings (the compare view),
   // leaving the current run alone. -> {records, stats, warnings}
   async compare(settings) {
-    const { records, stats, warnings } = await this.request({ type: "compare", settings });
+    const { records, stats, warnings } = await this.request({ type: REQUEST.compare, settings });
     return { records, stats, warnings };
   }
 
@@ -183,23 +187,23 @@ export class Engine {
   // current document: names and ArrayBuffers -> [{name, chars, info}].
   async setFiles(names, contents) {
     this.files = { names, contents: contents.map((b) => b.slice(0)) }; // (the originals are transferred)
-    const msg = await this.request({ type: "files", names, contents }, contents);
+    const msg = await this.request({ type: REQUEST.files, names, contents }, contents);
     return msg.files;
   }
   // Chunk every file with these settings -> [stats per file, with its name].
   async runFiles(settings) {
-    return (await this.request({ type: "files-run", settings })).stats;
+    return (await this.request({ type: REQUEST.filesRun, settings })).stats;
   }
   // The bytes the CLI writes for all the files (records carry `source`).
   async exportFiles(fmt, headers) {
-    return (await this.request({ type: "files-export", fmt, headers })).bytes;
+    return (await this.request({ type: REQUEST.filesExport, fmt, headers })).bytes;
   }
 
   // Check and keep a local tokenizer.json in the worker (it never leaves the tab).
   // -> {encoding, family, special_tokens}
   async loadTokenizer(name, bytes) {
     const copy = bytes.slice(0); // (the original is transferred)
-    const loaded = await this.request({ type: "tokenizer", name, bytes }, [bytes]);
+    const loaded = await this.request({ type: REQUEST.tokenizer, name, bytes }, [bytes]);
     this.localTokenizers.set(name, copy);
     return loaded;
   }
@@ -209,7 +213,7 @@ export class Engine {
     if (text === this.sentText) return;
     this.supersede();
     this.sentText = text;
-    this.worker.postMessage({ type: "text", id: this.nextId++, text });
+    this.worker.postMessage({ type: REQUEST.text, id: this.nextId++, text });
   }
 
   // Chunk the current document with these settings; any earlier run is superseded.
@@ -218,7 +222,7 @@ export class Engine {
   chunk(settings, handlers) {
     this.supersede();
     const run = (this.run = new Run(this, this.nextId++, handlers));
-    this.worker.postMessage({ type: "chunk", id: run.id, settings });
+    this.worker.postMessage({ type: REQUEST.chunk, id: run.id, settings });
     return run;
   }
 }

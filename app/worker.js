@@ -2,27 +2,13 @@
 // origin, installs the vendored wheels and runs chunkwise in time slices.
 //
 // It keeps the current document (chunkwise.bridge.Session): the text crosses
-// once, when it changes, and a settings change sends only the settings.
-//
-// Page -> worker: {type: "open", id, bytes, encoding}      a file: decoded here, kept as the document
-//                 {type: "text", id, text}       pasted or typed text: replaces the document
-//                 {type: "chunk", id, settings: {max_tokens, overlap, strategy, encoding}}
-//                 {type: "export", id, run, fmt, headers}
-//                 {type: "tokenizer", id, name, bytes}  a local tokenizer.json: stays in this tab
-// Worker -> page: {type: "boot", stage, label} ... {type: "ready", version, pyodide, describe, resumed}
-//                 {type: "boot-error", message}
-//                 {type: "opened", id, text, info, size}
-//                 {type: "started", id, warnings, size} {type: "chunks", id, chunks, progress}
-//                 {type: "done", id, stats} {type: "cancelled", id}
-//                 {type: "exported", id, bytes} {type: "error", id, request, message}
-//                 {type: "tokenizer", id, encoding, family, special_tokens}
-//                 {type: "csp-violation", directive, blocked}
-//                 {type: "fatal", id, request, message}  the runtime broke (stack, memory): replace this worker
-// Chunk records have Chunk.to_dict()'s field names (without the text); start and
-// end are UTF-16 offsets into the page's string.
+// once, when it changes, and a settings change sends only the settings. The
+// messages it takes and sends are named and described in protocol.js.
 //
 // The vendored files are content-addressed (build.py): manifest.json, revalidated
 // on every load, names the Pyodide folder and the wheels, which are cached for good.
+
+import { REPLY, REQUEST } from "./protocol.js";
 
 // Fetched while the manifest is: a static import would hold the whole boot back by its round trip.
 const snapshots = import("./snapshot.js");
@@ -42,12 +28,12 @@ const post = (msg, transfer = []) => self.postMessage(msg, transfer);
 // benchmark reads them for its timeline of where a boot's time goes.
 const stage = (name, label) => {
   performance.mark(`boot:${name}`);
-  post({ type: "boot", stage: name, label });
+  post({ type: REPLY.boot, stage: name, label });
 };
 
 // The worker's own CSP (from its response header) reports here, not in the page: forward it.
 self.addEventListener("securitypolicyviolation", (e) =>
-  post({ type: "csp-violation", directive: e.violatedDirective, blocked: e.blockedURI }));
+  post({ type: REPLY.cspViolation, directive: e.violatedDirective, blocked: e.blockedURI }));
 
 async function boot() {
   stage("manifest", "Reading the build manifest");
@@ -117,7 +103,7 @@ async function boot() {
   session = bridge.Session();
   const describe = JSON.parse(bridge.describe_json());
   performance.mark("boot:ready");
-  post({ type: "ready", version: bridge.VERSION, pyodide: py.version, describe, resumed });
+  post({ type: REPLY.ready, version: bridge.VERSION, pyodide: py.version, describe, resumed });
   if (!resumed) {
     // Saved before any request is handled (they wait for boot), so before any text arrives.
     const warmUp = bridge.warm_up;
@@ -173,7 +159,7 @@ async function ensureTokenizer(encoding) {
 function loadTokenizer({ id, name, bytes }) {
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   const loaded = JSON.parse(call("load_tokenizer", String(name || "tokenizer.json"), text));
-  post({ type: "tokenizer", id, ...loaded });
+  post({ type: REPLY.tokenizer, id, ...loaded });
 }
 
 function call(name, ...args) {
@@ -192,48 +178,48 @@ function openFile({ id, bytes, encoding }) {
   // `encoding`: the codec the user picked (the CLI's --input-encoding), or null to detect.
   const opened = JSON.parse(call("open_file", new Uint8Array(bytes), encoding || null));
   size = opened.size;
-  post({ type: "opened", id, text: opened.text, info: opened.info, size });
+  post({ type: REPLY.opened, id, text: opened.text, info: opened.info, size });
 }
 
 // The compare view: other settings on the current document, apart from its run.
 function runCompare({ id, settings }) {
-  post({ type: "compared", id, ...JSON.parse(call("compare", JSON.stringify(settings))) });
+  post({ type: REPLY.compared, id, ...JSON.parse(call("compare", JSON.stringify(settings))) });
 }
 
 // Several files at once, apart from the current document (python -m chunkwise FILE1 FILE2 ...).
 function setFiles({ id, names, contents }) {
   const listed = call("set_files", JSON.stringify(names), contents.map((b) => new Uint8Array(b)));
-  post({ type: "files-set", id, files: JSON.parse(listed) });
+  post({ type: REPLY.filesSet, id, files: JSON.parse(listed) });
 }
 function runFiles({ id, settings }) {
-  post({ type: "files-done", id, stats: JSON.parse(call("run_files", JSON.stringify(settings))) });
+  post({ type: REPLY.filesDone, id, stats: JSON.parse(call("run_files", JSON.stringify(settings))) });
 }
 function exportFiles({ id, fmt, headers }) {
   const proxy = call("export_files", fmt, headers);
   try {
     const bytes = proxy.toJs();
-    post({ type: "exported", id, bytes }, [bytes.buffer]);
+    post({ type: REPLY.exported, id, bytes }, [bytes.buffer]);
   } finally {
     proxy.destroy();
   }
 }
 
 async function runChunks({ id, settings }) {
-  if (id !== latest) return post({ type: "cancelled", id });
+  if (id !== latest) return post({ type: REPLY.cancelled, id });
   finishedRun = 0;
   await ensureTokenizer(settings.encoding);
-  if (id !== latest) return post({ type: "cancelled", id });
+  if (id !== latest) return post({ type: REPLY.cancelled, id });
   const started = JSON.parse(call("start", JSON.stringify(settings)));
-  post({ type: "started", id, warnings: started.warnings, settings: started.settings, size, language: started.language });
+  post({ type: REPLY.started, id, warnings: started.warnings, settings: started.settings, size, language: started.language });
   for (;;) {
     const out = JSON.parse(call("step", SLICE_SECONDS));
-    post({ type: "chunks", id, chunks: out.chunks, progress: out.progress });
+    post({ type: REPLY.chunks, id, chunks: out.chunks, progress: out.progress });
     if (out.done) {
       finishedRun = id;
-      return post({ type: "done", id, stats: out.stats });
+      return post({ type: REPLY.done, id, stats: out.stats });
     }
     await nextTask();
-    if (id !== latest) return post({ type: "cancelled", id });
+    if (id !== latest) return post({ type: REPLY.cancelled, id });
   }
 }
 
@@ -242,7 +228,7 @@ function runExport({ id, run, fmt, headers }) {
   const proxy = call("export", fmt, headers);
   try {
     const bytes = proxy.toJs(); // a fresh Uint8Array copy of the Python bytes
-    post({ type: "exported", id, bytes }, [bytes.buffer]);
+    post({ type: REPLY.exported, id, bytes }, [bytes.buffer]);
   } finally {
     proxy.destroy();
   }
@@ -250,18 +236,19 @@ function runExport({ id, run, fmt, headers }) {
 
 const booted = boot().catch((err) => {
   console.error(err);
-  post({ type: "boot-error", message: String((err && err.message) || err) });
+  post({ type: REPLY.bootError, message: String((err && err.message) || err) });
   throw err;
 });
 
 // Requests are handled one at a time, in order; a chunk request that a newer
 // one has superseded by the time its turn comes is dropped.
 const HANDLERS = {
-  text: setText, open: openFile, chunk: runChunks, export: runExport,
-  files: setFiles, "files-run": runFiles, "files-export": exportFiles, compare: runCompare, tokenizer: loadTokenizer,
+  [REQUEST.text]: setText, [REQUEST.open]: openFile, [REQUEST.chunk]: runChunks, [REQUEST.export]: runExport,
+  [REQUEST.files]: setFiles, [REQUEST.filesRun]: runFiles, [REQUEST.filesExport]: exportFiles,
+  [REQUEST.compare]: runCompare, [REQUEST.tokenizer]: loadTokenizer,
 };
 // Requests that leave the current document's run alone.
-const ASIDE = new Set(["export", "files", "files-run", "files-export", "compare", "tokenizer"]);
+const ASIDE = new Set([REQUEST.export, REQUEST.files, REQUEST.filesRun, REQUEST.filesExport, REQUEST.compare, REQUEST.tokenizer]);
 let queue = booted;
 self.onmessage = (event) => {
   const msg = event.data;
@@ -277,9 +264,9 @@ self.onmessage = (event) => {
       // the document; nothing more is handled here.
       if (runtimeBroken(err)) {
         queue = new Promise(() => {});
-        return post({ type: "fatal", id: msg.id, request: msg.type, message: pythonMessage(err) });
+        return post({ type: REPLY.fatal, id: msg.id, request: msg.type, message: pythonMessage(err) });
       }
-      post({ type: "error", id: msg.id, request: msg.type, message: pythonMessage(err) });
+      post({ type: REPLY.error, id: msg.id, request: msg.type, message: pythonMessage(err) });
     }
   }, () => {}); // boot failed: boot-error was already posted
 };

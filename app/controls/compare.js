@@ -1,0 +1,72 @@
+// Compare: settings B on the same text, beside the current run (A).
+
+import { el, fmtInt } from "../dom.js";
+import * as catalog from "../catalog.js";
+import { checkNumber, markValidity } from "../fields.js";
+import { renderComparison } from "../compare.js";
+import { cmp } from "../ui.js";
+
+export function wireCompare(app) {
+  const { ui, state, engine, store } = app;
+
+  // "Sentences · size 128 · overlap auto · o200k_base": a set of settings, in the page's words.
+  const settingsLabel = (s) =>
+    `${catalog.strategyLabel(s.strategy)} · size ${fmtInt(s.max_tokens)} · overlap ${s.overlap == null ? "auto" : fmtInt(s.overlap)} · ${s.encoding}`;
+
+  // Fill B's choices from A's (the engine's) and start B at A's settings.
+  function prepareCompare() {
+    for (const [a, b] of [[ui.strategy, cmp.strategy], [ui.encoding, cmp.encoding]]) {
+      if (b.options.length !== a.options.length) b.replaceChildren(...[...a.options].map((o) => el("option", { value: o.value }, o.textContent)));
+    }
+    if (!state.compareB && state.settings.strategy) {
+      cmp.strategy.value = state.settings.strategy;
+      cmp.encoding.value = state.settings.encoding;
+      cmp.size.value = state.settings.max_tokens;
+      cmp.overlap.value = state.settings.overlapAuto ? "" : state.settings.overlap;
+    }
+  }
+
+  async function runCompare() {
+    if (!state.compareB) return;
+    const a = state.run;
+    if (!a || !a.finished || !state.lastStats) { cmp.status.textContent = "Chunk a document first: B runs on the same text."; return; }
+    cmp.status.textContent = "Comparing…";
+    try {
+      const B = await engine.compare(state.compareB);
+      if (a !== state.run) return; // A changed meanwhile: its own run compares again
+      const labelA = settingsLabel({ ...state.settings, overlap: state.settings.overlapAuto ? null : state.settings.overlap });
+      renderComparison({ rows: cmp.rows, table: cmp.table, headA: cmp.headA, headB: cmp.headB, view: cmp.view,
+        summary: (t) => { cmp.status.textContent = t; } }, store.text,
+      { chunks: store.chunks, stats: state.lastStats, encoding: state.settings.encoding, label: labelA },
+      { chunks: B.records, stats: B.stats, encoding: state.compareB.encoding, label: settingsLabel(state.compareB) });
+    } catch (err) {
+      cmp.status.textContent = `B could not run: ${err.message}`;
+    }
+  }
+
+  // B's numbers are checked as A's are (checkNumber), the reason in the status line.
+  // emptyIsAuto: an empty field is no error but the automatic value (null).
+  function checkCompareField(input, label, min, emptyIsAuto = false) {
+    const auto = emptyIsAuto && input.value.trim() === "" && !input.validity.badInput;
+    const { value, error } = auto ? { value: null, error: null } : checkNumber(input, label, min, true);
+    markValidity(input, error);
+    return { value, error };
+  }
+
+  cmp.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const size = checkCompareField(cmp.size, "Chunk size B", 1);
+    const overlap = checkCompareField(cmp.overlap, "Overlap B", 0, true);
+    const error = size.error || overlap.error;
+    if (error) {
+      cmp.status.textContent = error;
+      (size.error ? cmp.size : cmp.overlap).focus();
+      return;
+    }
+    // B starts its overlaps where A does (the "Overlap starts at" setting).
+    state.compareB = { max_tokens: size.value, overlap: overlap.value, overlap_unit: state.settings.overlapUnit, strategy: cmp.strategy.value, encoding: cmp.encoding.value };
+    runCompare();
+  });
+
+  return { prepareCompare, runCompare };
+}

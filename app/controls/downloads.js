@@ -1,0 +1,50 @@
+// Downloads (JSONL, JSON, text) of the finished run, and the same run as a
+// command line or Python to copy.
+
+import { fmtBytes } from "../dom.js";
+import { downloadName, saveBytes } from "../downloads.js";
+import { commandLine, pythonCode } from "../share.js";
+
+export function wireDownloads(app) {
+  const { ui, state, engine } = app;
+
+  function setDownloads(on) {
+    for (const b of [...ui.downloads, ui.copyCli, ui.copyPython]) b.disabled = !on;
+    ui.downloadHint.textContent = on ? "" : "Available once chunking has finished.";
+  }
+
+  for (const button of ui.downloads) {
+    button.addEventListener("click", async () => {
+      const fmt = button.dataset.format;
+      if (!state.run || !state.run.finished) return;
+      try {
+        const headers = fmt === "text" && state.settings.headers;
+        const bytes = state.files && state.files.stats ? await engine.exportFiles(fmt, headers) : await state.run.export(fmt, headers);
+        const name = downloadName(state.files ? null : state.source.name, fmt);
+        saveBytes(bytes, name, fmt);
+        ui.downloadHint.textContent = `Saved ${name} (${fmtBytes(bytes.byteLength)}).`;
+      } catch (err) {
+        ui.downloadHint.textContent = `Download failed: ${err.message}`;
+      }
+    });
+  }
+
+  // The finished run as a command line or Python: same settings, same file, same bytes.
+  for (const [button, make, what] of [[ui.copyCli, commandLine, "command line"], [ui.copyPython, pythonCode, "Python"]]) {
+    button.addEventListener("click", async () => {
+      const text = make(state.settings, state.files
+        ? { names: state.files.files.map((f) => f.name), language: state.language }
+        : { name: state.source.name, inputEncoding: state.source.chosenEncoding, headers: false, language: state.language, readAs: state.run?.language });
+      ui.copied.textContent = text;
+      ui.copied.hidden = false;
+      try {
+        await navigator.clipboard.writeText(text);
+        ui.downloadHint.textContent = `Copied as ${what}.`;
+      } catch {
+        ui.downloadHint.textContent = `The browser refused clipboard access; copy the ${what} shown below.`;
+      }
+    });
+  }
+
+  return { setDownloads };
+}

@@ -1,0 +1,161 @@
+// Running the engine on the document: debounced, streamed into the views, the
+// status line, warnings, what the text was read as, the flags; errors in the page's words.
+
+import { $, el, fmtInt } from "../dom.js";
+import { engineSettings } from "../settings.js";
+import { clearStats, renderFlagCounts, renderStats } from "../stats.js";
+import { flagAll, flagHelp, flagLabel } from "../flags.js";
+import { count, pageWords } from "../words.js";
+import { EMPTY_TEXT } from "../ui.js";
+
+const DEBOUNCE_MS = 250;
+
+export function wireRun(app) {
+  const { ui, state, engine, store, docView, cards, announcer, statsParts } = app;
+  let debounceTimer = 0;
+
+  // The visible status line (updated freely) and what is announced (see announce.js).
+  function setRunState(phase, text, progress) {
+    ui.runStatus.dataset.state = phase;
+    ui.runText.textContent = text;
+    ui.runProgress.hidden = progress == null;
+    if (progress != null) ui.runProgress.value = progress;
+    if (phase === "running") announcer.progress(text);
+    else if (phase === "pending") announcer.quiet();
+    else announcer.result(text);
+  }
+
+  // Before the engine runs: say that the text is kept and will be chunked.
+  function showWaiting() {
+    if (state.engineState === "error") return;
+    setRunState("pending", "Waiting for the engine to start…");
+    docView.placeholder(state.source.text
+      ? "Your text is here. It will be chunked as soon as the engine has started (see the top right)."
+      : EMPTY_TEXT);
+  }
+
+  function schedule() {
+    clearTimeout(debounceTimer);
+    app.setDownloads(false);
+    if (state.engineState === "ready") setRunState("pending", "Waiting for you to stop typing…");
+    else showWaiting();
+    debounceTimer = setTimeout(run, DEBOUNCE_MS);
+  }
+
+  function run() {
+    clearTimeout(debounceTimer);
+    app.setDownloads(false);
+    ui.runError.hidden = true;
+    if (state.engineState !== "ready") {
+      showWaiting();
+      return; // engineReady runs it
+    }
+    const src = state.source;
+    const text = src.text;
+    const encoding = state.settings.encoding;
+    docView.encoding = cards.encoding = encoding; // the unit the views name
+    store.reset(text);
+    state.lastStats = null;
+    app.search.reset();
+    app.stepper.reset();
+    app.say("");
+    if (!text) {
+      state.run = null;
+      engine.supersede();
+      showWarnings([]);
+      clearStats(statsParts);
+      $("flag-counts").replaceChildren();
+      setRunState("idle", "Paste or open a document to see its chunks.");
+      docView.placeholder(EMPTY_TEXT);
+      return;
+    }
+    const started = performance.now();
+    let warnings = [];
+    engine.setText(text); // sent only when it changed: a settings change sends only the settings
+    const run = (state.run = engine.chunk({ ...engineSettings(state.settings), language: state.language, filename: src.name }, {
+      onStart(w, size, lang) {
+        showLanguage(lang);
+        warnings = w;
+        src.size = size;
+        if (src === state.source) app.showSourceInfo();
+        showWarnings(w);
+        setRunState("running", "Chunking…", 0);
+        if (!docView.content || docView.content.classList.contains("doc-placeholder")) docView.placeholder("Chunking…");
+      },
+      onChunks(chunks, progress) {
+        store.add(chunks);
+        setRunState("running", `Chunking… ${Math.floor(progress * 100)}% · ${fmtInt(store.chunks.length)} chunks so far`, progress);
+      },
+    }));
+    setRunState("running", "Chunking…", 0);
+    run.done.then(async (stats) => {
+      if (!stats || run !== state.run) return; // superseded
+      showWarnings([...new Set([...warnings, ...stats.warnings])]);
+      renderStats(stats, statsParts, encoding, app.stepOn);
+      await store.finish();
+      if (run !== state.run) return; // superseded while rendering
+      if ($("find").value) app.search.refresh(); // the matches in the new rendering
+      showFlags(flagAll(store.chunks, text, stats.budget));
+      if (state.files) {
+        const set = state.files;
+        set.stats = null;
+        app.showMany();
+        try {
+          set.stats = await engine.runFiles(engineSettings(state.settings));
+        } catch (err) {
+          set.stats = null;
+          ui.runError.replaceChildren(el("strong", {}, "The engine failed on one of the files: "), err.message);
+          ui.runError.hidden = false;
+        }
+        if (run !== state.run || set !== state.files) return; // superseded meanwhile
+        app.showMany();
+      }
+      app.setDownloads(true);
+      state.lastStats = stats;
+      app.runCompare(); // B again, against the new A
+      const secs = ((performance.now() - started) / 1000).toFixed(1);
+      setRunState("done", stats.chunk_count
+        ? `${fmtInt(stats.chunk_count)} chunk${stats.chunk_count === 1 ? "" : "s"} from ${count(stats.source_tokens, encoding)} in ${secs} s`
+        : `No chunks: the text is only whitespace (${count(stats.source_tokens, encoding)}), and chunks leave whitespace out.`);
+    }, (err) => {
+      if (run !== state.run) return;
+      ui.runError.replaceChildren(
+        el("strong", {}, "The engine failed on this input: "), err.message,
+        el("br"), err.restarted
+          ? "Change the text or a setting to chunk again; if this input keeps breaking it, please report it."
+          : "Try other settings; if it keeps failing, please report it together with the input.");
+      ui.runError.hidden = false;
+      setRunState("error", "Chunking failed.");
+    });
+  }
+
+  // "Read as Python (from the file name parser.py)": what the run assumed.
+  function showLanguage(lang) {
+    if (!lang) return;
+    const how = state.language === "auto" ? ` (${lang.note})` : "";
+    ui.languageNote.textContent = lang.name === "text"
+      ? `Read as prose${how}.`
+      : `Read as ${lang.label}${how}: cuts between definitions; the section is the definition path.`;
+    ui.languageNote.dataset.language = lang.name;
+  }
+
+  // The flag counts (stats panel, each a step-through) and the chunk list's filter.
+  const cardFilter = $("card-filter");
+  function showFlags(counts) {
+    renderFlagCounts($("flag-counts"), counts, flagLabel, app.stepOn.flag);
+    const keep = cardFilter.value;
+    cardFilter.replaceChildren(el("option", { value: "" }, "all chunks"),
+      ...Object.entries(counts).map(([f, n]) => el("option", { value: f, disabled: !n && f !== keep }, `${flagLabel[f]}: ${fmtInt(n)} (${flagHelp[f]})`)));
+    cardFilter.value = keep;
+    cards.setFilter(cardFilter.value || null);
+  }
+  cardFilter.addEventListener("change", () => cards.setFilter(cardFilter.value || null));
+  cards.onUnfilter = () => { cardFilter.value = ""; cards.setFilter(null); };
+
+  function showWarnings(list) {
+    ui.warnings.replaceChildren(...list.map((w) => el("li", { "data-testid": "warning" }, pageWords(w, state.settings.encoding))));
+    ui.warnings.hidden = !list.length;
+  }
+
+  return { setRunState, schedule, run, showWarnings };
+}
