@@ -56,7 +56,14 @@ def make(shape: str, n: int) -> str:
         return "." * n
     if shape == "spaces in a heading":
         return "# x" + " " * (n - 6) + "#y\n"
+    if shape == "minified JavaScript":  # one line: each chunk start looked back to the text's start
+        return fill('function a(b,c){if(b>c){return b-c}return c+b};var x={k:[1,2,3],s:"str"};')
+    if shape == "one-line JSON block":
+        return "# Data\n\n```json\n" + fill('{"a":[1,2,3],"b":"xyz"},')[: n - 21] + "\n```\n"
     raise ValueError(shape)
+
+
+LANGUAGE = {"minified JavaScript": "javascript"}  # read as code (the others: prose, Markdown)
 
 
 # (shape, strategy)
@@ -75,6 +82,8 @@ SHAPES = [
     ("ZWJ sequences", "smart"),
     ("period run", "smart"),
     ("spaces in a heading", "markdown"),
+    ("minified JavaScript", "smart"),
+    ("one-line JSON block", "smart"),
 ]
 
 
@@ -95,7 +104,7 @@ def _child(shape: str, strategy: str, size: int, backend: str, what: str) -> dic
     if what == "encode":
         tokenizer.encode(text)
     else:
-        chunk_document(text, max_tokens=512, overlap=64, strategy=strategy)
+        chunk_document(text, max_tokens=512, overlap=64, strategy=strategy, language=LANGUAGE.get(shape))
     # CPU seconds: the machine may be shared, and the times are compared as ratios
     return {"s": time.process_time() - cpu, "wall": time.perf_counter() - started,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}

@@ -8,6 +8,8 @@ import pathlib
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.engine import Document
@@ -138,3 +140,41 @@ def test_every_strategy_chunks_code(strategy):
         text = text[:6000]
         result = chunkwise.chunk_document(text, max_tokens=64, strategy=strategy, language=language)
         assert_invariants(text, result.chunks, 64, "cl100k_base", result.settings.overlap)
+
+
+class _SearchSpy(str):
+    """A text that counts how many characters rfind looks at."""
+    searched = 0
+
+    def rfind(self, sub, start=0, end=None):
+        end = len(self) if end is None else end
+        type(self).searched += max(0, end - start)
+        return str.rfind(self, sub, start, end)
+
+
+def test_a_chunk_start_in_a_long_line_looks_back_no_further_than_its_cut():
+    """Every chunk start of a one-line text (minified JavaScript, a one-line JSON block)
+    looked back to the text's start for its line start: quadratic (issue 29, finding 13;
+    4 MB took 4.5x as long as 2 MB in the page). Now it looks back over the space it
+    skipped only."""
+    from chunkwise.codeseps import code_chunk_start
+
+    text = _SearchSpy("x=1;" * 250_000)
+    _SearchSpy.searched = 0
+    for cut in range(1_000, 1_000_000, 50_000):
+        assert code_chunk_start(text, cut) == cut
+    assert _SearchSpy.searched < 1000
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from(" \t\n\u00a0\u3000x#"), max_size=30), cut=st.integers(0, 30))
+def test_a_chunk_start_is_where_it_was(text, cut):
+    """The bounded look back finds what the look back to the text's start found."""
+    from chunkwise.codeseps import _INDENTATION, code_chunk_start
+    from chunkwise.whitespace import skip_space
+
+    cut = min(cut, len(text))
+    p = skip_space(text, cut)
+    line = text.rfind("\n", 0, p) + 1
+    before = p if p == len(text) else (line if line >= cut and _INDENTATION.fullmatch(text, line, p) else p)
+    assert code_chunk_start(text, cut) == before

@@ -135,7 +135,10 @@ def code_chunk_start(text: str, cut: int) -> int:
     p = skip_space(text, cut)
     if p == len(text):
         return p
-    line = text.rfind("\n", 0, p) + 1
+    # p's line start matters only if the line starts at the cut or after it: looked for
+    # back to there only (back to the text's start, every chunk of a one-line text, a
+    # minified script, cost the text's length: quadratic)
+    line = text.rfind("\n", max(cut - 1, 0), p) + 1
     # keep the indentation, but only real indentation: a line entered through
     # a no-break or ideographic space starts at its first word
     return line if line >= cut and _INDENTATION.fullmatch(text, line, p) else p
