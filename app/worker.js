@@ -284,7 +284,7 @@ function runtimeBroken(err) {
 }
 
 // A Python exception arrives as a long traceback; the page shows its last line's
-// message, without the exception's name ("chunkwise.hf_normalizers.Unsupported: "):
+// message, without the exception's name ("chunkwise.tokenizer.hf.normalizers.Unsupported: "):
 // the whole traceback is in the console.
 function pythonMessage(err) {
   const text = String((err && err.message) || err).trim();

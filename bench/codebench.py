@@ -14,11 +14,11 @@ import pathlib
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
-from chunkwise.codescan import CODE
-from chunkwise.engine import Document, chunk_document
-from chunkwise.languages import from_filename
-from chunkwise.separators import trim_end
-from chunkwise.tokenizers import get_tokenizer
+from chunkwise.code.scan import CODE
+from chunkwise.packing.engine import Document, chunk_document
+from chunkwise.code.languages import from_filename
+from chunkwise.text.separators import trim_end
+from chunkwise.tokenizer.registry import get_tokenizer
 
 from timing import best_of
 

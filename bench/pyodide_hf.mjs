@@ -37,9 +37,9 @@ const out = py.runPython(`
 import json, os, sys, time
 os.environ["CHUNKWISE_TOKENIZERS"] = "/tokenizers"
 os.environ["CHUNKWISE_BACKEND"] = "pure"
-from chunkwise import hf_registry
-from chunkwise.engine import chunk_document
-from chunkwise.tokenizers import get_tokenizer
+from chunkwise.tokenizer.hf import files as hf_registry
+from chunkwise.packing.engine import chunk_document
+from chunkwise.tokenizer.registry import get_tokenizer
 for name in ("llama2", "llama3"):
     hf_registry.register_file(f"/tokenizers/{name}.json", name=name)
 docs = [open(f"/tests/corpus/{n}", encoding="utf-8").read() for n in sorted(os.listdir("/tests/corpus")) if n.endswith((".txt", ".md"))]

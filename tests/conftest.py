@@ -5,9 +5,9 @@ import pathlib
 
 import pytest
 
-from chunkwise.engine import overlap_range
-from chunkwise.tokenizers import get_tokenizer
-from chunkwise.whitespace import CHARS, is_blank, is_space
+from chunkwise.packing.engine import overlap_range
+from chunkwise.tokenizer.registry import get_tokenizer
+from chunkwise.unicode.whitespace import CHARS, is_blank, is_space
 
 _WHITESPACE = "".join(sorted(CHARS))
 
@@ -16,7 +16,7 @@ CORPUS = pathlib.Path(__file__).parent / "corpus"
 
 def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overlap: int = 0, lone_over_budget=False) -> None:
     """Exact slices, exact counts within budget, lossless and ordered, sane overlap.
-    Whitespace is the tokenizer's (chunkwise.whitespace): U+001C..U+001F are not.
+    Whitespace is the tokenizer's (chunkwise.unicode.whitespace): U+001C..U+001F are not.
     lone_over_budget: a chunk may be over the budget if it is one character that
     alone is (some Hugging Face tokenizers at tiny budgets)."""
     tokenizer = get_tokenizer(encoding)

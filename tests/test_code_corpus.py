@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.engine import Document
+from chunkwise.packing.engine import Document
 from conftest import assert_invariants
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
@@ -157,7 +157,7 @@ def test_a_chunk_start_in_a_long_line_looks_back_no_further_than_its_cut():
     looked back to the text's start for its line start: quadratic (issue 29, finding 13;
     4 MB took 4.5x as long as 2 MB in the page). Now it looks back over the space it
     skipped only."""
-    from chunkwise.codeseps import code_chunk_start
+    from chunkwise.code.cuts import code_chunk_start
 
     text = _SearchSpy("x=1;" * 250_000)
     _SearchSpy.searched = 0
@@ -170,8 +170,8 @@ def test_a_chunk_start_in_a_long_line_looks_back_no_further_than_its_cut():
 @given(text=st.text(st.sampled_from(" \t\n\u00a0\u3000x#"), max_size=30), cut=st.integers(0, 30))
 def test_a_chunk_start_is_where_it_was(text, cut):
     """The bounded look back finds what the look back to the text's start found."""
-    from chunkwise.codeseps import _INDENTATION, code_chunk_start
-    from chunkwise.whitespace import skip_space
+    from chunkwise.code.cuts import _INDENTATION, code_chunk_start
+    from chunkwise.unicode.whitespace import skip_space
 
     cut = min(cut, len(text))
     p = skip_space(text, cut)

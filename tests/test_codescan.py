@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.codescan import COMMENT, STRING, scan
-from chunkwise.engine import Document
-from chunkwise.languages import CODE_LANGUAGES, LANGUAGES, detect, from_filename, resolve
+from chunkwise.code.scan import COMMENT, STRING, scan
+from chunkwise.packing.engine import Document
+from chunkwise.code.languages import CODE_LANGUAGES, LANGUAGES, detect, from_filename, resolve
 from code_samples import SAMPLES
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))

@@ -8,8 +8,8 @@ import random
 import pytest
 
 import chunkwise
-from chunkwise.engine import ChunkJob, Document, default_overlap
-from chunkwise.tokenizers import get_tokenizer
+from chunkwise.packing.engine import ChunkJob, Document, default_overlap
+from chunkwise.tokenizer.registry import get_tokenizer
 from conftest import CORPUS
 
 SETTINGS = [
@@ -87,8 +87,8 @@ def test_the_default_overlap_is_an_eighth_of_the_size_rounded_down():
 
 
 def test_every_strategy_has_one_policy():
-    from chunkwise.engine import POLICIES
-    from chunkwise.strategies import SPECS
+    from chunkwise.packing.engine import POLICIES
+    from chunkwise.packing.strategies import SPECS
 
     assert tuple(SPECS) == chunkwise.STRATEGIES
     assert all(spec.kind in POLICIES for spec in SPECS.values())

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.codescan import CODE, scan
-from chunkwise.languages import fence_language
-from chunkwise.markdown import scan_markdown
-from chunkwise.separators import trim_end
+from chunkwise.code.scan import CODE, scan
+from chunkwise.code.languages import fence_language
+from chunkwise.text.markdown import scan_markdown
+from chunkwise.text.separators import trim_end
 from conftest import CORPUS, assert_invariants
 
 CODE_CORPUS = CORPUS.parent / "code-corpus"

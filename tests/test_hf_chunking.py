@@ -11,10 +11,11 @@ import random
 import pytest
 
 import chunkwise
-from chunkwise import hf_registry, stats
-from chunkwise.counter import TokenIndex
+from chunkwise import stats
+from chunkwise.tokenizer.hf import files as hf_registry
+from chunkwise.tokenizer.index import TokenIndex
 from chunkwise.model import STRATEGIES
-from chunkwise.tokenizers import get_tokenizer
+from chunkwise.tokenizer.registry import get_tokenizer
 from conftest import assert_invariants
 from hf_files import CORPUS, tokenizer_path
 
@@ -170,7 +171,7 @@ def _word_disagreements() -> list[str]:
     checked against it in test_hf_tokenizers) and the running Python's re does not call \\w,
     or the other way round: on CPython 3.11 (Unicode 14), every letter and number of Unicode
     15 and 16 (U+1C89 CYRILLIC CAPITAL LETTER TJE, U+1D2C1 KAKTOVIK NUMERAL ONE)."""
-    from chunkwise.hf_text import LETTER, NUMBER
+    from chunkwise.tokenizer.hf.text import LETTER, NUMBER
 
     # re's [^\\W_] is str.isalnum()
     chars = (chr(o) for o in range(0x80, 0x110000) if not 0xD800 <= o <= 0xDFFF)

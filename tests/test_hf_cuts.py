@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from tokenizers import AddedToken, Regex, Tokenizer, models, normalizers, pre_tokenizers, trainers
 
 import chunkwise
-from chunkwise import hf_registry
-from chunkwise.counter import TokenIndex
-from chunkwise.hf_pretokenizers import GPT2_PATTERN
-from chunkwise.hf_tokenizer import Unsupported, tokenizer_from_text
+from chunkwise.tokenizer.hf import files as hf_registry
+from chunkwise.tokenizer.index import TokenIndex
+from chunkwise.tokenizer.hf.pretokenizers import GPT2_PATTERN
+from chunkwise.tokenizer.hf.tokenizer import Unsupported, tokenizer_from_text
 
 CORPUS = [
     "Salt and pepper, bread and butter, the cheese and the wine and the rest of the meal.",

@@ -16,7 +16,7 @@ from tokenizers import AddedToken, Regex, Tokenizer, decoders
 from tokenizers import __version__ as tokenizers_version
 from tokenizers import models, normalizers, pre_tokenizers, trainers
 
-from chunkwise.hf_tokenizer import Unsupported, tokenizer_from_text
+from chunkwise.tokenizer.hf.tokenizer import Unsupported, tokenizer_from_text
 from hf_files import CORPUS, tokenizer_path
 
 SAMPLES = [
@@ -270,12 +270,12 @@ def test_not_a_tokenizer_file():
 
 
 def test_unicode_tables_match_the_pinned_tokenizers():
-    """py/chunkwise/hf_unicode.py (written by tools/gen_hf_unicode.py) says what the
+    """py/chunkwise/tokenizer/hf/unicode_tables.py (written by tools/gen_hf_unicode.py) says what the
     pinned tokenizers does, on a sample of code points (the tool checks them all)."""
     from tokenizers import pre_tokenizers as pre
 
-    from chunkwise import hf_unicode
-    from chunkwise.hf_text import PUNCTUATION, RangeSet, lowercase
+    from chunkwise.tokenizer.hf import unicode_tables as hf_unicode
+    from chunkwise.tokenizer.hf.text import PUNCTUATION, RangeSet, lowercase
 
     assert hf_unicode.VERSION == tokenizers_version
     rng = random.Random(3)
@@ -311,7 +311,7 @@ def test_digits_on_every_code_point(individual_digits):
     """Digits splits off what the library calls numeric (Rust's char::is_numeric, with its
     own Unicode tables), not what the running Python's unicodedata does: CPython 3.11 does
     not know the numbers of Unicode 15 and 16 (U+1D2C1 KAKTOVIK NUMERAL ONE)."""
-    from chunkwise.hf_pretokenizers import build_pre_tokenizer
+    from chunkwise.tokenizer.hf.pretokenizers import build_pre_tokenizer
 
     spec = {"type": "Digits", "individual_digits": individual_digits}
     pure = build_pre_tokenizer(spec)
@@ -374,7 +374,7 @@ def test_unicode_forms_are_the_librarys(form):
     Python's unicodedata (U+11938 DIVES AKURU VOWEL SIGN O, Unicode 13, it neither decomposes
     nor composes; U+A7F2 MODIFIER LETTER CAPITAL C, Unicode 14, it keeps under NFKC; U+0898,
     Unicode 14, has combining class 0 to it)."""
-    from chunkwise.hf_normalizers import build_normalizer
+    from chunkwise.tokenizer.hf.normalizers import build_normalizer
 
     pure = build_normalizer({"type": form})
     fast = getattr(normalizers, form)()
@@ -405,7 +405,7 @@ CATEGORY_PATTERNS = [
 
 @pytest.mark.parametrize("pattern", CATEGORY_PATTERNS)
 def test_split_pattern_categories_on_every_assignable_code_point(pattern):
-    from chunkwise.hf_pretokenizers import build_pre_tokenizer
+    from chunkwise.tokenizer.hf.pretokenizers import build_pre_tokenizer
 
     fast = pre_tokenizers.Split(Regex(pattern), "isolated")
     pure = build_pre_tokenizer({"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False})
@@ -422,7 +422,7 @@ def test_grapheme_clusters_outside_the_bmp_use_the_librarys_categories():
     """Past the BMP, where the probe of tools/gen_hf_unicode.py cannot see, a mark joins
     the cluster before it by the library's categories, on CPython 3.11 as in Pyodide:
     U+10D69 GARAY VOWEL SIGN E is a mark in Unicode 16, unassigned in 3.11's 14."""
-    from chunkwise.hf_graphemes import multi_char_clusters
+    from chunkwise.tokenizer.hf.graphemes import multi_char_clusters
 
     assert list(multi_char_clusters("a\U00010d69 b")) == [(0, "a\U00010d69")]
 

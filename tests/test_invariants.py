@@ -89,7 +89,7 @@ def test_tokenizing_in_many_blocks_changes_nothing(backend, encoding, monkeypatc
     """Real documents are tokenized in 64K blocks; with blocks of about 300
     characters every lookup and count crosses block edges, and the chunks must
     be the very same."""
-    from chunkwise import counter
+    from chunkwise.tokenizer import index as counter
 
     text = "\n\n".join((CORPUS / name).read_text(encoding="utf-8") for name in ("node-net.md", "cjk.txt", "russian.txt"))
     settings = [(512, 64, "smart"), (97, 13, "smart"), (60, 20, "tokens"), (80, 10, "sentences")]
@@ -155,7 +155,7 @@ def test_hard_cuts_never_split_a_grapheme_cluster():
         for c in chunkwise.chunk(text, max_tokens=29, overlap=6, strategy=strategy):
             assert c.boundary in ("token", "end")
             for edge in (c.start, c.end):
-                assert chunkwise.graphemes.is_boundary(text, edge), (c, edge)
+                assert chunkwise.text.graphemes.is_boundary(text, edge), (c, edge)
 
 
 def test_a_cluster_over_budget_is_cut_between_code_points():

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunkwise import codescan
-from chunkwise.codescan import _DEPTH_LIMIT, _parser_may_read, scan
+from chunkwise.code import scan as codescan
+from chunkwise.code.scan import _DEPTH_LIMIT, _parser_may_read, scan
 from code_samples import SAMPLES
 
 HEAD = "import os\n\n\ndef main():\n    return os.getcwd()\n\n\n"

@@ -12,9 +12,9 @@ import json
 import pytest
 
 import chunkwise
-from chunkwise import hf_registry
+from chunkwise.tokenizer.hf import files as hf_registry
 from chunkwise.bridge import Session
-from chunkwise.tokenizers import get_tokenizer
+from chunkwise.tokenizer.registry import get_tokenizer
 from conftest import assert_invariants
 from hf_files import CORPUS, tokenizer_path
 

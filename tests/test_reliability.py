@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import chunkwise
-from chunkwise import whitespace
+from chunkwise.unicode import whitespace
 from conftest import assert_invariants
 
 ENCODINGS = ("cl100k_base", "o200k_base", "chars")

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import chunkwise
-from chunkwise import graphemes
+from chunkwise.text import graphemes
 from conftest import assert_invariants
 
 
@@ -77,7 +77,7 @@ def test_a_document_of_headings_takes_little_memory_per_heading():
     as a peak, per heading."""
     import tracemalloc
 
-    from chunkwise.markdown import Outline
+    from chunkwise.text.markdown import Outline
 
     text = heading_lines(600_000)
     Outline(heading_lines(1000))  # (the patterns compiled)
@@ -99,9 +99,9 @@ def test_the_last_paragraph_cut_of_a_long_blank_line_run_holds_few_matches():
     search in 2 MB of blank lines (was 31 MB)."""
     import tracemalloc
 
-    from chunkwise.markdown import Outline
+    from chunkwise.text.markdown import Outline
     from chunkwise.model import PARAGRAPH
-    from chunkwise.separators import Separators
+    from chunkwise.text.separators import Separators
 
     text = "Start.\n" + "   \n" * 500_000 + "End."
     seps = Separators(text, Outline(text))

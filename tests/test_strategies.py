@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.markdown import Outline
-from chunkwise.engine import overlap_range
+from chunkwise.text.markdown import Outline
+from chunkwise.packing.engine import overlap_range
 from chunkwise.model import LINE, SENTENCE
-from chunkwise.separators import Separators, is_sentence_end
-from chunkwise.tokenizers import get_tokenizer
+from chunkwise.text.separators import Separators, is_sentence_end
+from chunkwise.tokenizer.registry import get_tokenizer
 from conftest import CORPUS, assert_invariants
 
 NODE_DOC = (CORPUS / "node-net.md").read_text(encoding="utf-8")
@@ -202,7 +202,7 @@ def test_fast_cut_patterns_match_their_plain_form():
     exactly what the plain alternation of their rules finds."""
     import random
 
-    from chunkwise import separators
+    from chunkwise.text import separators
 
     plain_sentence = re.compile(
         rf"(?:[.!?…‽]+|[؟।॥۔]+)[{separators._CLOSERS}]*(?=\s)|[。！？｡]+[{separators._CJK_CLOSERS}]*"
@@ -292,7 +292,7 @@ def test_no_overlap_across_a_heading_cut():
 def test_an_overlap_that_no_chunk_gets_is_explained():
     """An overlap the caller asked for that no chunk has is said, with the reason; the
     default overlap (not asked for) stays quiet, as does an overlap some chunk has."""
-    from chunkwise.engine import chunk_document
+    from chunkwise.packing.engine import chunk_document
 
     sections = "\n\n".join(f"# Section {i}\n\n" + "Some text about it. " * 30 for i in range(5))
     asked = chunk_document(sections, max_tokens=256, overlap=40, strategy="markdown")
@@ -432,7 +432,7 @@ def test_topics_cut_where_the_topic_shifts():
 
 
 def test_topic_shift_is_one_minus_the_word_overlap():
-    from chunkwise.topics import Cohesion
+    from chunkwise.packing.topics import Cohesion
 
     same = "Rockets burn fuel. Rockets burn fuel."
     assert Cohesion(same).shift(same.index(" R") + 1) == 0.0
@@ -456,7 +456,7 @@ def test_topic_shifts_in_one_sweep_equal_counting_each_window(words, data):
     two windows afresh (topics.cosine), to the last bit."""
     from collections import Counter
 
-    from chunkwise import topics
+    from chunkwise.packing import topics
 
     text = " ".join(w + sep for w, sep in words)
     since = data.draw(st.integers(0, len(text)))
@@ -496,7 +496,7 @@ def test_smart_chunks_add_a_quarter_of_the_budget_beyond_their_overlap():
 
 
 def test_atx_titles_drop_their_closing_hashes_and_trailing_space():
-    from chunkwise.markdown import find_headings
+    from chunkwise.text.markdown import find_headings
 
     doc = ("# Title ##\n## ##\n### a#\n#### b \t#  \n# c\u3000##\n##   \n# x  #  #\n#\tTab\t###\t\n## Title\r\n"
            "#NoSpace\n####### seven\n")
@@ -511,8 +511,8 @@ def test_sentence_ends_after_long_runs_are_where_the_unbounded_pattern_finds_the
     any run of closing quotes and brackets, still ends where it did."""
     import re
 
-    from chunkwise.separators import _CJK_CLOSERS, _CLOSERS, _SENTENCE, _TERMINATORS
-    from chunkwise.whitespace import CLASS as S
+    from chunkwise.text.separators import _CJK_CLOSERS, _CLOSERS, _SENTENCE, _TERMINATORS
+    from chunkwise.unicode.whitespace import CLASS as S
 
     unbounded = re.compile(
         rf"[{_TERMINATORS}](?:(?<=[.!?…‽])[.!?…‽]*[{_CLOSERS}]*(?=[{S}])"

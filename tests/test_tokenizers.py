@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkwise.counter import TokenIndex
-from chunkwise.tokenizers import get_tokenizer
+from chunkwise.tokenizer.index import TokenIndex
+from chunkwise.tokenizer.registry import get_tokenizer
 
 ENCODINGS = ["cl100k_base", "o200k_base"]
 
@@ -224,7 +224,7 @@ def test_the_numpy_token_index_keeps_about_a_byte_a_token():
     character count is a byte, packed as each segment's ids come. Measured on a
     pre-token long enough to be merged in segments (was 4.26 kept, 6.22 at the
     peak); a block of prose keeps 2 bytes a token (was 4)."""
-    from chunkwise.tokenizers import TIKTOKEN_LONG
+    from chunkwise.tokenizer.registry import TIKTOKEN_LONG
 
     tok = get_tokenizer("cl100k_base", "tiktoken")
     flags = "🇩🇪🇫🇷🇯🇵🇧🇷"

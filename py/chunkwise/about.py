@@ -5,11 +5,11 @@ all read describe()."""
 from __future__ import annotations
 
 from . import __version__
-from .engine import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
-from .languages import LANGUAGES
+from .packing.engine import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
+from .code.languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES
 from .presets import PRESETS
-from .strategies import SPECS
+from .packing.strategies import SPECS
 
 # Labels as the page shows them, and one line of help each.
 STRATEGY_LABELS = {

@@ -17,14 +17,16 @@ import json
 import re
 from bisect import bisect_left
 
-from . import __version__, export, stats
+from . import __version__
+from . import export
+from . import stats
 from .about import DEFAULTS, describe
-from .engine import ChunkJob, Document, chunk_document
-from .hf_registry import provide_preset, register_text
-from .languages import LANGUAGES, choose, from_filename
+from .packing.engine import ChunkJob, Document, chunk_document
+from .tokenizer.hf.files import provide_preset, register_text
+from .code.languages import LANGUAGES, choose, from_filename
 from .presets import truncation_warning
 from .textio import decode_bytes
-from .tokenizers import get_tokenizer
+from .tokenizer.registry import get_tokenizer
 
 VERSION = __version__
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")

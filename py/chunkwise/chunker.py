@@ -13,9 +13,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 
-from .engine import Document, chunk_document, settle
+from .packing.engine import Document, chunk_document, settle
 from .model import DEFAULT_OVERLAP_UNIT, Chunk, ChunkwiseWarning, Result, Settings
-from .tokenizers import get_tokenizer
+from .tokenizer.registry import get_tokenizer
 
 
 class Chunker:

@@ -9,11 +9,13 @@ import sys
 import textwrap
 from pathlib import Path
 
-from . import corpus, export, stats
+from . import corpus
+from . import export
+from . import stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
-from .engine import MAX_SETTING, chunk_document, default_overlap
-from .hf_registry import register_file
-from .languages import LANGUAGES, choose, resolve
+from .packing.engine import MAX_SETTING, chunk_document, default_overlap
+from .tokenizer.hf.files import register_file
+from .code.languages import LANGUAGES, choose, resolve
 from .model import ENCODINGS, OVERLAP_UNITS, STRATEGIES
 from .presets import PRESETS, model_settings, truncation_warning
 from .textio import check_encoding, decode_bytes

@@ -27,8 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Iterator, NamedTuple
 
-from .hf_registry import registered_files
-from .languages import choose
+from .tokenizer.hf.files import registered_files
+from .code.languages import choose
 from .rows import ID_FIELD, TEXT_FIELD, TOO_DEEP, Doc, RowMaker, RowSettings, error_row, jsonl_line, to_arrow
 from .textio import check_encoding, decode_strict
 

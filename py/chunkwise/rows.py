@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 
 from .about import DEFAULTS
 from .chunker import Chunker
-from .hf_registry import register_file, register_text, registered_files
-from .languages import choose, from_filename, resolve
+from .tokenizer.hf.files import register_file, register_text, registered_files
+from .code.languages import choose, from_filename, resolve
 from .model import Settings
 
 # The row's fields, in output order. Chunk rows leave `error` empty; an error

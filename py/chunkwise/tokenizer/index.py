@@ -25,10 +25,10 @@ import re
 from array import array
 from bisect import bisect_right
 
-from . import uniclass
-from .tokenizers import Tokenizer
-from .whitespace import CLASS as _SPACE
-from .whitespace import HORIZONTAL as _HSPACE
+from ..unicode import classes as uniclass
+from .registry import Tokenizer
+from ..unicode.whitespace import CLASS as _SPACE
+from ..unicode.whitespace import HORIZONTAL as _HSPACE
 
 # p is separable when text[p-1] is not whitespace and text[p] is horizontal
 # whitespace, or text[p-1] is a letter or digit and text[p] is a line break or

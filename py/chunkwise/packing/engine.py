@@ -17,24 +17,25 @@ import time
 from functools import cached_property
 from typing import Callable, Iterator, NamedTuple
 
-from . import graphemes, topics
-from .counter import CharIndex, TokenIndex
-from .codescan import scan
-from .codeseps import CodeOutline, CodeSeparators
-from .fenced import separators_for
-from .languages import CODE_LANGUAGES, detect, resolve
-from .markdown import Outline
-from .model import (
+from ..text import graphemes
+from . import topics
+from ..tokenizer.index import CharIndex, TokenIndex
+from ..code.scan import scan
+from ..code.cuts import CodeOutline, CodeSeparators
+from ..text.fenced import separators_for
+from ..code.languages import CODE_LANGUAGES, detect, resolve
+from ..text.markdown import Outline
+from ..model import (
     BOUNDARIES, DEFAULT_OVERLAP_UNIT, HEADING, OVERLAP_UNITS, STRATEGIES, TOKEN, Chunk, Result, Settings,
 )
-from .separators import Separators, next_space, skip_space, trim_end
+from ..text.separators import Separators, next_space, skip_space, trim_end
 from .strategies import (
     AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, FARTHEST, LEAST_FILL, MIN_FILL, SECTIONS, SPECS, STRUCTURE, TOPICS,
     WINDOWS, Strategy,
 )
-from .textio import replace_surrogates
-from .tokenizers import check_encoding, get_tokenizer
-from .whitespace import is_space
+from ..textio import replace_surrogates
+from ..tokenizer.registry import check_encoding, get_tokenizer
+from ..unicode.whitespace import is_space
 
 END = -1  # the pseudo level of the document's end
 # Any single code point is at most 4 UTF-8 bytes, each a token of its own at worst.

@@ -9,8 +9,8 @@ know, or a value they cannot count with, is theirs to report.
 """
 from __future__ import annotations
 
-from .hf_models import model_type
-from .hf_normalizers import Unsupported
+from .models import model_type
+from .normalizers import Unsupported
 
 _NAMES = {dict: "an object", list: "a list", str: "a string", bool: "true or false", int: "a whole number",
           float: "a number", type(None): "null"}

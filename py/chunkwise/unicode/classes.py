@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 from bisect import bisect_right
 
-from . import unicode_data
+from . import tables as unicode_data
 
 STARTS = [int(s, 16) for s in unicode_data.STARTS.split()]
 KINDS = unicode_data.KINDS

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from .hf_normalizers import Unsupported
-from .hf_regex import RegexUnsupported, compile_pattern, literal_spans
-from . import hf_unicode
-from .hf_text import WHITE_SPACE, CodeTable, RangeSet, is_bert_punctuation, split_spans
+from .normalizers import Unsupported
+from .regex import RegexUnsupported, compile_pattern, literal_spans
+from . import unicode_tables as hf_unicode
+from .text import WHITE_SPACE, CodeTable, RangeSet, is_bert_punctuation, split_spans
 
 Splits = list[tuple[str, bool]]
 

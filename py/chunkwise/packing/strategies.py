@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT, WORD
+from ..model import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT, WORD
 
 LADDER = (HEADING, PARAGRAPH, LINE, SENTENCE, PHRASE, WORD)
 # The code ladder: between top-level definitions, between nested ones (methods),

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from .codescan import scan
-from .codeseps import CodeOutline, CodeSeparators, code_chunk_start
-from .languages import fence_language
+from ..code.scan import scan
+from ..code.cuts import CodeOutline, CodeSeparators, code_chunk_start
+from ..code.languages import fence_language
 from .markdown import Outline
-from .model import DEFINITION, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT
+from ..model import DEFINITION, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT
 from .separators import Separators
-from .whitespace import skip_space, trim_end
-from .strategies import CODE_STRUCTURE as _STRUCTURAL
+from ..unicode.whitespace import skip_space, trim_end
+from ..packing.strategies import CODE_STRUCTURE as _STRUCTURAL
 
 # A prose level -> the code levels that stand for it inside a block, strongest first.
 _CODE_LEVELS = {

@@ -10,14 +10,14 @@ import re
 from bisect import bisect_left, bisect_right
 
 from .markdown import Outline
-from .model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
-from .uniclass import is_alnum, is_decimal, is_letter, is_lower, is_upper
-from .whitespace import CHARS as _SPACES
-from .whitespace import CLASS as _S
-from .whitespace import HORIZONTAL as _HS
-from .whitespace import NONSPACE as _NONSPACE
-from .whitespace import SPACE_RUN as _WHITESPACE
-from .whitespace import next_space, skip_space, trim_end  # noqa: F401  (the engine's imports)
+from ..model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
+from ..unicode.classes import is_alnum, is_decimal, is_letter, is_lower, is_upper
+from ..unicode.whitespace import CHARS as _SPACES
+from ..unicode.whitespace import CLASS as _S
+from ..unicode.whitespace import HORIZONTAL as _HS
+from ..unicode.whitespace import NONSPACE as _NONSPACE
+from ..unicode.whitespace import SPACE_RUN as _WHITESPACE
+from ..unicode.whitespace import next_space, skip_space, trim_end  # noqa: F401  (the engine's imports)
 
 _CLOSERS = "\"'”’»›)\\]}"
 _CJK_CLOSERS = "」』”’）】》〉\"'"

@@ -22,15 +22,16 @@ import json
 import re
 import unicodedata
 
-from . import hf_unicode
-from . import hf_normalizers, hf_regex
-from .hf_graphemes import PREPEND
-from .hf_models import build_model
-from .hf_normalizers import Unsupported, build_normalizer
-from .hf_pretokenizers import GPT2_PATTERN, build_pre_tokenizer, byte_level_chars, metaspace_scheme
-from .hf_schema import check
-from .hf_text import LETTER, LOWERCASE_TABLE, NUMBER, WHITE_SPACE, RangeSet, as_known, is_bert_punctuation
-from .tokenizers import Tokenizer
+from . import unicode_tables as hf_unicode
+from . import normalizers as hf_normalizers
+from . import regex as hf_regex
+from .graphemes import PREPEND
+from .models import build_model
+from .normalizers import Unsupported, build_normalizer
+from .pretokenizers import GPT2_PATTERN, build_pre_tokenizer, byte_level_chars, metaspace_scheme
+from .schema import check
+from .text import LETTER, LOWERCASE_TABLE, NUMBER, WHITE_SPACE, RangeSet, as_known, is_bert_punctuation
+from ..registry import Tokenizer
 
 SUPPORTED = {
     "models": ["WordPiece", "BPE (byte-level; SentencePiece-style with byte_fallback)", "Unigram", "WordLevel"],

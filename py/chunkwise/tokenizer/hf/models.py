@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from heapq import heapify, heappop, heappush
 
-from .hf_normalizers import Unsupported
+from .normalizers import Unsupported
 
 _WORD_CACHE = 1 << 16
 _CACHED_WORD = 64  # longer words (a whole text, for a tokenizer without pre-tokenizer) are not kept

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import uniclass
+from ..unicode import classes as uniclass
 
 # Words that open a control statement, never a definition (brace languages).
 _CONTROL = r"(?:if|else|elif|for|foreach|while|do|switch|case|default|try|catch|finally|return|throw|new|delete|await|yield|using|lock|synchronized|with|unless|until|loop|match|select|defer|go|goto|break|continue|when|guard|repeat|in|of|assert|static_assert|sizeof|typeof|print|echo|else[ \t]+if)\b"

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from .codescan import CODE, CodeStructure
-from .model import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
-from .separators import Separators
-from .whitespace import skip_space
+from .scan import CODE, CodeStructure
+from ..model import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
+from ..text.separators import Separators
+from ..unicode.whitespace import skip_space
 
 _INDENT = re.compile(r"[ \t]*")
 _INDENTATION = re.compile(r"[ \t\f\v]*")  # what a chunk start may keep of its line

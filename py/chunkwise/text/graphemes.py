@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from .uniclass import is_mark
+from ..unicode.classes import is_mark
 
 _ZWJ = "\u200d"
 

@@ -21,8 +21,8 @@ from bisect import bisect_left
 from collections import Counter
 from functools import cached_property
 
-from . import uniclass
-from .model import HEADING, LINE, PARAGRAPH, SENTENCE
+from ..unicode import classes as uniclass
+from ..model import HEADING, LINE, PARAGRAPH, SENTENCE
 
 # The levels a topic cut may fall at, and how much each is worth on its own.
 STRENGTH = {HEADING: 1.0, PARAGRAPH: 0.6, LINE: 0.5, SENTENCE: 0.3}

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from . import hf_unicode
-from .hf_text import RangeSet, category
+from . import unicode_tables as hf_unicode
+from .text import RangeSet, category
 
 # Grapheme_Cluster_Break=Prepend.
 PREPEND = frozenset(

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from . import hf_unicode, uniclass
+from . import unicode_tables as hf_unicode
+from ...unicode import classes as uniclass
 
 # White_Space: what Rust's char::is_whitespace and Oniguruma's \s match.
 WHITE_SPACE = frozenset(

@@ -22,7 +22,7 @@ import warnings
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from . import uniclass
+from ..unicode import classes as uniclass
 from .languages import LANGUAGES, Language
 
 CODE, STRING, COMMENT = 0, 1, 2  # what a line break is inside of

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from . import hf_unicode
-from .hf_text import LETTER, NUMBER, WHITE_SPACE, CodeTable, RangeSet, category
+from . import unicode_tables as hf_unicode
+from .text import LETTER, NUMBER, WHITE_SPACE, CodeTable, RangeSet, category
 
 # Oniguruma's classes in the `tokenizers` build (its Unicode version, not Python's).
 _ONIG = {

@@ -8,7 +8,7 @@ from functools import cached_property
 from operator import attrgetter
 from typing import NamedTuple
 
-from .whitespace import is_blank, skip_space, strip
+from ..unicode.whitespace import is_blank, skip_space, strip
 
 # Line-based patterns start with a literal "\n" so the regex engine can jump from
 # newline to newline (a "^" with re.M tries every offset: 5x slower on 1 MB).

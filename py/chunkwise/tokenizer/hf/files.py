@@ -14,10 +14,11 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .presets import FILES, TOKENIZER_CACHE
+from ... import presets
+from ...presets import FILES, TOKENIZER_CACHE
 
 if TYPE_CHECKING:
-    from .hf_tokenizer import HFTokenizer
+    from .tokenizer import HFTokenizer
 # hf_tokenizer (and its normalizers, pre-tokenizers and models) is imported when a
 # tokenizer.json is first used: the page's engine starts without it.
 
@@ -32,7 +33,7 @@ def _search_dirs() -> list[Path]:
     env = os.environ.get("CHUNKWISE_TOKENIZERS")
     if env:
         dirs.append(Path(env))
-    repo = Path(__file__).resolve().parents[2]  # a chunkwise checkout (py/ installed editable)
+    repo = Path(presets.__file__).resolve().parents[2]  # a chunkwise checkout (py/ installed editable)
     dirs.append(repo / TOKENIZER_CACHE)
     return dirs
 
@@ -56,7 +57,7 @@ def register_file(source: str | bytes | os.PathLike, name: str | None = None) ->
     """Make a tokenizer.json (a path, or its text) available as an encoding; returns
     its name. A Path is always a path; a str is the text when it starts with "{".
     Raises Unsupported (a ValueError) when chunkwise cannot count it exactly."""
-    from .hf_tokenizer import Unsupported
+    from .tokenizer import Unsupported
 
     if not isinstance(source, (str, bytes, os.PathLike)):
         raise TypeError(f"a tokenizer.json is a path, its text or its bytes, not {type(source).__name__}")
@@ -76,7 +77,7 @@ def register_file(source: str | bytes | os.PathLike, name: str | None = None) ->
 def register_text(text: str, name: str | None = None) -> str:
     """register_file for the text of a tokenizer.json (the page's opened file, a
     worker's copy): never taken for a path, whatever it starts with."""
-    from .hf_tokenizer import tokenizer_from_text
+    from .tokenizer import tokenizer_from_text
 
     name = name or "tokenizer.json"
     if name in FILES or name in ("cl100k_base", "o200k_base", "chars"):
@@ -109,7 +110,7 @@ def known(encoding: str) -> bool:
 def get(encoding: str, backend: str | None) -> HFTokenizer:
     """The tokenizer of an encoding name; backend "pure", or anything else for the
     `tokenizers` package when it is installed (else pure)."""
-    from .hf_tokenizer import tokenizers_available
+    from .tokenizer import tokenizers_available
 
     if not known(encoding):
         raise ValueError(f"unknown encoding {encoding!r}")
@@ -122,7 +123,7 @@ def _build(encoding: str, backend: str, text: str | None) -> HFTokenizer:
     """Keyed by the file's text (None: the preset's file on this machine), so a name
     bound to another file is built afresh. (A str caches its hash, and the registry
     hands over the same object each time: the key costs nothing to look up.)"""
-    from .hf_tokenizer import tokenizer_from_text
+    from .tokenizer import tokenizer_from_text
 
     if text is None:
         text = preset_file_path(encoding).read_text(encoding="utf-8")

@@ -10,10 +10,10 @@ import re
 import struct
 import unicodedata
 
-from .hf_graphemes import multi_char_clusters
-from .hf_regex import RegexUnsupported, compile_pattern
-from . import hf_unicode
-from .hf_text import WHITE_SPACE, CodeTable, RangeSet, lowercase, parse_mapping
+from .graphemes import multi_char_clusters
+from .regex import RegexUnsupported, compile_pattern
+from . import unicode_tables as hf_unicode
+from .text import WHITE_SPACE, CodeTable, RangeSet, lowercase, parse_mapping
 
 
 class Unsupported(ValueError):
