@@ -37,10 +37,11 @@ class Chunk:
     overlap_tokens: int
     boundary: str
     headings: tuple[str, ...] = ()
+    pages: tuple[int, int] | None = None  # [first, last] page, 1-based: only for a source with pages (a PDF)
 
     def to_dict(self) -> dict:
         # Field order is part of the output format (JSON/JSONL records).
-        return {
+        record = {
             "index": self.index,
             "text": self.text,
             "start": self.start,
@@ -50,6 +51,9 @@ class Chunk:
             "boundary": self.boundary,
             "headings": list(self.headings),
         }
+        if self.pages is not None:  # plain-text records stay as they were
+            record["pages"] = list(self.pages)
+        return record
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,9 @@
+"""Documents in: HTML, PDF and DOCX read into the text chunk offsets index, with their
+structure kept as Markdown the engine reads (headings, blocks, lists, tables, fenced
+code) and their provenance (PDF pages). One module per format; extract.py chooses."""
+from __future__ import annotations
+
+from .extract import EXTENSIONS, binary_kind, extract, kind, read_document
+from .model import DocumentError, Extracted
+
+__all__ = ["EXTENSIONS", "DocumentError", "Extracted", "binary_kind", "extract", "kind", "read_document"]

@@ -1,0 +1,226 @@
+"""HTML, PDF and DOCX read as documents (chunkwise.documents): structure kept, pages
+known, text faithful to pdftotext's, and bad input a one-line DocumentError."""
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+
+import pytest
+
+import chunkwise
+from chunkwise.documents import DocumentError, binary_kind, extract, kind
+from conftest import assert_invariants
+from documents_files import (
+    DEV_REF_PDF, FHS_PDF_GZ, PARAGRAPHS, POLICY_HTML, make_docx, make_pdf, pdftotext_pages, real_file, word_ratio,
+)
+
+
+def pages_of(doc) -> list[str]:
+    ends = [*doc.page_starts[1:], len(doc.text)]
+    return [doc.text[a:b] for a, b in zip(doc.page_starts, ends)]
+
+
+# -- PDF -------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", [DEV_REF_PDF, FHS_PDF_GZ], ids=["developers-reference", "fhs-3.0"])
+def test_pdf_words_match_pdftotext(path):
+    data = real_file(path)
+    doc = extract(data, "x.pdf")
+    reference = pdftotext_pages(data)
+    assert doc.pages == len([p for p in reference if p.strip()]) or doc.pages == len(reference) - 1
+    ratio = word_ratio(pages_of(doc), reference)
+    print(f"{path.name}: {doc.pages} pages, word ratio {ratio:.4f}")
+    assert ratio >= 0.95
+    # justified lines keep their word gaps (pypdf alone read 'Afteraperiodofdevelopment')
+    if path == DEV_REF_PDF:
+        assert "After a period of development, once the release manager deems fit" in doc.text
+
+
+def test_pdf_pages_soft_wraps_and_running_lines():
+    data = make_pdf(pages=3)
+    doc = chunkwise.read_document(data, "report.pdf")
+    assert doc.format == "pdf" and doc.pages == 3
+    # every page holds the paragraphs whole: the soft wraps fpdf2 made are joined, the
+    # header and the page number are dropped on every page
+    expected = "\n\n".join(p.strip() for p in PARAGRAPHS)
+    assert pages_of(doc) == [expected + "\n\n", expected + "\n\n", expected]
+    assert "Running header" not in doc.text and "Page 2" not in doc.text
+    assert "3 pages" in doc.notice and "dropped 6 running header and footer lines" in doc.notice
+    result = doc.chunk(max_tokens=40, overlap=0)
+    assert_invariants(doc.text, result.chunks, 40, "cl100k_base")
+    assert [c.pages for c in result.chunks][0] == (1, 1) and result.chunks[-1].pages == (3, 3)
+    for c in result.chunks:
+        first, last = c.pages
+        assert doc.page_starts[first - 1] <= c.start and (last == 3 or c.end <= doc.page_starts[last])
+        assert c.to_dict()["pages"] == [first, last]
+    # a page break is a paragraph boundary: no chunk crosses one when a paragraph fits
+    assert all(c.pages[0] == c.pages[1] for c in doc.chunk(max_tokens=300, overlap=0).chunks)
+
+
+def test_pdf_without_text_layer_and_encryption():
+    from fpdf.enums import EncryptionMethod
+
+    with pytest.raises(DocumentError, match=r"^no text layer on any of its 2 pages \(OCR is not part of chunkwise\)$"):
+        extract(make_pdf(pages=2, text=False, header=None), "scan.pdf")
+    # RC4 with an empty user password: pure Python decrypts it
+    doc = extract(make_pdf(pages=1, encryption=EncryptionMethod.RC4), "open.pdf")
+    assert PARAGRAPHS[2].strip() in doc.text
+    with pytest.raises(DocumentError, match=r"^encrypted: needs a password$"):
+        extract(make_pdf(pages=1, encryption=EncryptionMethod.RC4, user_password="secret"), "locked.pdf")
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.9, 0.1])
+def test_truncated_and_corrupt_pdf_give_one_line_or_a_result(cut):
+    data = make_pdf(pages=4)
+    try:
+        doc = extract(data[: int(len(data) * cut)], "cut.pdf")
+    except DocumentError as error:
+        assert "\n" not in str(error) and str(error)
+    else:
+        assert isinstance(doc.text, str)
+    with pytest.raises(DocumentError, match="^not a readable PDF|^no text layer"):
+        extract(b"%PDF-1.7\n" + bytes(range(256)) * 40, "noise.pdf")
+    with pytest.raises(DocumentError, match="^not a PDF"):
+        extract(b"just text", "fake.pdf")
+
+
+def test_pdf_time_is_linear_in_pages():
+    short = [PARAGRAPHS[2]]
+    small, large = make_pdf(pages=50, paragraphs=short), make_pdf(pages=1000, paragraphs=short)
+    started = time.perf_counter()
+    assert extract(small, "a.pdf").pages == 50
+    t_small = time.perf_counter() - started
+    started = time.perf_counter()
+    doc = extract(large, "b.pdf")
+    t_large = time.perf_counter() - started
+    assert doc.pages == 1000 and doc.page_of(len(doc.text) - 1) == 1000
+    assert t_large < 20 * 3 * t_small + 1, (t_small, t_large)  # 20x the pages: about 20x the time
+
+
+# -- HTML ------------------------------------------------------------------------------
+def test_html_structure():
+    html = b"""<!doctype html><html><head><title>T</title><style>p{color:red}</style></head><body>
+    <nav><a href=x>Home</a></nav><header>Site header</header>
+    <main><article><header><h1>The &amp; title</h1></header>
+    <p>First   para<br>second line &eacute;.
+    <p>Second para.</p>
+    <ul><li>one<li>two<ul><li>nested</li></ul></li></ul>
+    <ol start=3><li>c</li><li>d</li></ol>
+    <blockquote><p>Quoted</p></blockquote>
+    <pre><code class="language-python">def f():
+        return 1 &lt; 2
+    </code></pre>
+    <h2>Table</h2>
+    <table><tr><th>A</th><th>B|x</th></tr><tr><td>1</td><td>2<br>3</td></tr></table>
+    <h3>Deeper</h3><p>Last.</p>
+    <script>alert(1)</script><!-- a comment --><template><p>hidden</p></template><noscript>ns</noscript>
+    </article></main><footer>Foot</footer><aside>side</aside></body></html>"""
+    doc = extract(html, "page.html")
+    assert doc.text == (
+        "# The & title\n\nFirst para\nsecond line é.\n\nSecond para.\n\n- one\n- two\n  - nested\n\n3. c\n4. d\n\n"
+        "> Quoted\n\n```python\ndef f():\n        return 1 < 2\n```\n\n## Table\n\n| A | B\\|x |\n|---|---|\n| 1 | 2 3 |\n\n"
+        "### Deeper\n\nLast."
+    )
+    for dropped in ("Home", "Site header", "Foot", "side", "alert", "comment", "hidden", "ns", "color"):
+        assert dropped not in doc.text
+    assert "dropped" in doc.notice and "1 nav" in doc.notice and "1 script" in doc.notice
+    chunks = doc.chunk(max_tokens=12, overlap=0).chunks
+    assert ("The & title", "Table", "Deeper") in [c.headings for c in chunks]
+    assert all(c.pages is None and "pages" not in c.to_dict() for c in chunks)
+    code = [c for c in chunks if "def f" in c.text]
+    assert code and code[0].text.startswith("```python")
+
+
+def test_html_without_main_keeps_page_furniture_and_deep_nesting_is_fine():
+    assert extract(b"<html><nav>Menu</nav><p>Body</p></html>", "a.html").text == "Menu\n\nBody"
+    deep = b"<div>" * 100_000 + b"deep text" + b"</div>" * 100_000
+    assert extract(deep, "deep.html").text == "deep text"
+    unclosed = b"<b><i><span>" * 100_000 + b"end"
+    assert extract(unclosed, "unclosed.html").text == "end"
+
+
+def test_html_from_debian_policy_has_its_heading_path():
+    doc = extract(real_file(POLICY_HTML / "ch-scope.html"), "ch-scope.html")
+    assert doc.text.startswith("# 1. About this manual\n\n## 1.1. Scope\n\nThis manual describes the policy requirements")
+    assert "¶" not in doc.text and "<" not in doc.text.split("\n")[0]
+    assert "Navigation" not in doc.text  # Sphinx's role="navigation" sidebar, with role="main" content
+    chunks = doc.chunk(max_tokens=200).chunks
+    assert_invariants(doc.text, chunks, 200, "cl100k_base", overlap=25)
+    assert ["1. About this manual", "1.1. Scope"] in [list(c.headings) for c in chunks]
+    assert any(h[-1].startswith("1.2") for h in (c.headings for c in chunks) if h)
+
+
+def test_html_charset_is_read_from_meta():
+    data = '<html><head><meta charset="iso-8859-1"></head><body><p>Café</p></body></html>'.encode("latin-1")
+    assert extract(data, "x.html").text == "Café"
+
+
+# -- DOCX ------------------------------------------------------------------------------
+def test_docx_headings_lists_tables():
+    def build(d):
+        d.add_heading("Report title", 0)
+        d.add_heading("Chapter one", 1)
+        d.add_paragraph("First paragraph.")
+        d.add_paragraph("Bullet a", style="List Bullet")
+        d.add_paragraph("Bullet b", style="List Bullet")
+        d.add_heading("Section 1.1", 2)
+        d.add_paragraph("Step one", style="List Number")
+        d.add_paragraph("Step two", style="List Number")
+        table = d.add_table(rows=2, cols=2)
+        for (r, c), value in {(0, 0): "Name", (0, 1): "Value | pipe", (1, 0): "a", (1, 1): "1"}.items():
+            table.cell(r, c).text = value
+        d.add_paragraph("After the table.")
+
+    doc = chunkwise.read_document(make_docx(build), "r.docx")
+    assert doc.format == "docx"
+    assert doc.text == (
+        "# Report title\n\n# Chapter one\n\nFirst paragraph.\n\n- Bullet a\n- Bullet b\n\n## Section 1.1\n\n"
+        "1. Step one\n2. Step two\n\n| Name | Value \\| pipe |\n|---|---|\n| a | 1 |\n\nAfter the table."
+    )
+    chunks = doc.chunk(max_tokens=8, overlap=0).chunks
+    assert ("Chapter one", "Section 1.1") in [c.headings for c in chunks]
+    assert "3 headings, 1 table" in doc.notice
+
+
+def _zip(parts: dict) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    return out.getvalue()
+
+
+def test_bad_docx_are_one_line_errors():
+    bomb = _zip({"word/document.xml": b" " * (80 << 20)})  # 80 MB of spaces in about 80 KB
+    assert len(bomb) < 1 << 20
+    with pytest.raises(DocumentError, match="inflates to 83,886,080 bytes, over the limit"):
+        extract(bomb, "bomb.docx")
+    with pytest.raises(DocumentError, match="without word/document.xml"):
+        extract(_zip({"a.txt": b"x"}), "other.docx")
+    good = make_docx(lambda d: d.add_paragraph("Hello"))
+    with pytest.raises(DocumentError, match="^not a readable DOCX"):
+        extract(good[: len(good) // 2], "cut.docx")
+    laughs = b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><x>&a;</x>'
+    with pytest.raises(DocumentError, match="has a DTD"):
+        extract(_zip({"word/document.xml": laughs}), "dtd.docx")
+    deep = b"<w:document xmlns:w='http://schemas.openxmlformats.org/wordprocessingml/2006/main'>" + b"<w:sdt>" * 5000
+    with pytest.raises(DocumentError, match="nested more than"):
+        extract(_zip({"word/document.xml": deep}), "deep.docx")
+
+
+# -- which reader -----------------------------------------------------------------------
+def test_kind_and_binary_kind():
+    pdf = make_pdf(pages=1)
+    docx_bytes = make_docx(lambda d: d.add_paragraph("x"))
+    assert kind(pdf, None) == "pdf" and kind(pdf, "noext") == "pdf"
+    assert kind(docx_bytes, None) == "docx" and kind(b"<!DOCTYPE html><p>x", None) == "html"
+    assert kind(b"<!DOCTYPE html><p>x", "page.php") is None  # a named file's extension decides
+    assert kind(b"plain text", "notes.txt") is None
+    assert binary_kind(b"\x7fELF\x02\x01\x01" + b"\x00" * 50) == "an ELF executable"
+    assert binary_kind(b"\x89PNG\r\n\x1a\n") == "a PNG image"
+    assert binary_kind(_zip({"a.txt": b"x"})) == "a zip archive"
+    assert binary_kind(b"nul\x00 inside text") is None  # a NUL alone does not make binary
+    assert binary_kind("UTF-16 text".encode("utf-16")) is None
+    assert binary_kind(b"\x00\xff\xfe\x00" * 100 + b"\x80\x81") is not None
+    with pytest.raises(DocumentError, match="^not a document chunkwise reads: a PNG image$"):
+        extract(b"\x89PNG\r\n\x1a\n....", "x.png")
