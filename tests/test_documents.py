@@ -123,7 +123,7 @@ def test_html_structure():
     )
     for dropped in ("Home", "Site header", "Foot", "side", "alert", "comment", "hidden", "ns", "color"):
         assert dropped not in doc.text
-    assert "dropped" in doc.notice and "1 nav" in doc.notice and "1 script" in doc.notice
+    assert "dropped" in doc.notice and "nav ×1" in doc.notice and "script ×1" in doc.notice
     chunks = doc.chunk(max_tokens=12, overlap=0).chunks
     assert ("The & title", "Table", "Deeper") in [c.headings for c in chunks]
     assert all(c.pages is None and "pages" not in c.to_dict() for c in chunks)

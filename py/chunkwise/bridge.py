@@ -26,6 +26,7 @@ from .tokenizer.hf.files import provide_preset, register_text
 from .code.languages import LANGUAGES, choose, from_filename
 from .presets import truncation_warning
 from .textio import decode_bytes
+from .documents import DocumentError, kind, read_input, with_pages
 from .tokenizer.registry import get_tokenizer
 
 VERSION = __version__
@@ -69,19 +70,40 @@ class Session:
         self.files: list[tuple[str, str]] = []  # several files: (name, decoded text)
         self.files_result = None  # their Results for the last settings
         self.model: str | None = None  # the embedding-model preset of the current run
+        self.extracted = None  # the current document's Extracted, when it is HTML, PDF or DOCX
+        self.files_pages: list = []  # several files: each document's page starts (() but a PDF's), None for text
 
     # -- the document --------------------------------------------------------
-    def open_file(self, data, encoding: str | None = None) -> str:
-        """A file's bytes (a JS Uint8Array, or bytes) become the document, decoded
-        exactly as the CLI decodes files (`encoding`: the codec the user picked,
-        as the CLI's --input-encoding; None detects). -> JSON {text, info, size}"""
-        raw = data if isinstance(data, (bytes, bytearray)) else data.to_bytes()
-        text, info = decode_bytes(bytes(raw), encoding or None)
+    def open_file(self, data, encoding: str | None = None, name: str | None = None) -> str:
+        """A file's bytes (a JS Uint8Array, or bytes) become the document, read exactly as
+        the CLI reads files: HTML, PDF and DOCX extracted (by `name`'s extension, else the
+        first bytes), text decoded (`encoding`: the codec the user picked, as the CLI's
+        --input-encoding; None detects). A binary file (an image, an executable) or a
+        document that cannot be read raises DocumentError, a ValueError: one sentence.
+        -> JSON {text, info, size, document}: document is null for text, else {format,
+        notice, pages, page_starts (UTF-16 offsets)}, and info.message is the notice."""
+        raw = bytes(data if isinstance(data, (bytes, bytearray)) else data.to_bytes())
+        self.document = self.job = self.finished = self.extracted = None
+        if kind(raw, name or None) is None:
+            if encoding is None:
+                read_input(raw, name or None)  # refuses binary bytes, as the CLI does
+            text, info = decode_bytes(raw, encoding or None)
+            self._replace(text)
+            return _json({"text": self.document.text, "info": info, "size": self.size(), "document": None})
+        text, notice, extracted = read_input(raw, name or None)
         self._replace(text)
-        return _json({"text": self.document.text, "info": info, "size": self.size()})
+        self.extracted = extracted
+        summary = extracted.info() | {"page_starts": [self.utf16(p) for p in extracted.page_starts]}
+        info = {"replaced": 0, "bom": False, "binary": False, "encoding": None, "message": notice}
+        return _json({"text": self.document.text, "info": info, "size": self.size(), "document": summary})
+
+    def _pages(self, chunks: list) -> list:
+        """The chunks with their pages, when the document has pages (a PDF)."""
+        return self.extracted.with_pages(chunks) if self.extracted is not None else chunks
 
     def set_text(self, text: str) -> str:
         """Pasted or typed text becomes the document. -> JSON {size, warnings}"""
+        self.extracted = None
         self._replace(text)
         return _json({"size": self.size(), "warnings": self.document.warnings})
 
@@ -109,6 +131,8 @@ class Session:
         s = json.loads(settings_json)
         self.finished = None
         given, filename = s.get("language") or "auto", s.get("filename")
+        if self.extracted is not None:  # a document's text is Markdown: prose, whatever its name says
+            given, filename = "text", None
         self._read_as(given, filename)
         self.model = s.get("model") or None
         self.job = ChunkJob(self.document, **_settings(s))
@@ -135,10 +159,11 @@ class Session:
         """Run the job for about max_seconds. -> JSON {chunks, done, progress}; when
         done, also the stats panel's numbers."""
         job = self.job
-        chunks = job.step(max_seconds=max_seconds)
+        chunks = self._pages(job.step(max_seconds=max_seconds))
         out = {"chunks": [self.record(c) for c in chunks], "done": bool(job.done), "progress": float(job.progress)}
         if job.done:
             self.finished = job.result()
+            self.finished.chunks = self._pages(self.finished.chunks)
             out["stats"] = stats.compute(self.finished, self.model)
             warning = self.model and truncation_warning(
                 self.model, self.finished.settings.max_tokens, [c.token_count for c in self.finished.chunks])
@@ -166,22 +191,41 @@ class Session:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)
         result = chunk_document(self.document, **_settings(s))
+        result.chunks = self._pages(result.chunks)
         return _json({"records": [self.record(c) for c in result.chunks], "stats": stats.compute(result),
                       "warnings": list(result.warnings)})
 
     # -- several files at once (as `python -m chunkwise FILE1 FILE2 ...`) --------
     def set_files(self, names_json: str, contents) -> str:
         """Several files (their names as JSON, their bytes: bytes or JS Uint8Arrays)
-        decoded as the CLI decodes them, kept apart from the current document.
+        read as the CLI reads them (documents extracted), kept apart from the current document.
+        A file that is neither text nor a document is listed with info.refused (the reason)
+        and left out of the runs and the download, as the CLI leaves it out.
         -> JSON [{name, chars, info}]"""
-        self.files = []
+        self.files, self.files_pages = [], []
         self.files_result = None
         out = []
         for name, data in zip(json.loads(names_json), contents):
-            raw = data if isinstance(data, (bytes, bytearray)) else data.to_bytes()
-            text, info = decode_bytes(bytes(raw))
-            self.files.append((str(name), text))
-            out.append({"name": str(name), "chars": len(text), "info": info})
+            raw = bytes(data if isinstance(data, (bytes, bytearray)) else data.to_bytes())
+            name = str(name)
+            try:
+                if kind(raw, name) is None:
+                    read_input(raw, name)  # refuses binary bytes
+                    text, info = decode_bytes(raw)
+                    pages = None
+                else:
+                    text, notice, extracted = read_input(raw, name)
+                    info = {"replaced": 0, "bom": False, "binary": False, "encoding": None, "message": notice}
+                    pages = extracted.page_starts
+            except DocumentError as error:
+                self.files.append((name, None))
+                self.files_pages.append(None)
+                out.append({"name": name, "chars": 0, "info": {"replaced": 0, "bom": False, "binary": True, "encoding": None,
+                            "message": f"{name} is left out: {error}", "refused": str(error)}})
+                continue
+            self.files.append((name, text))
+            self.files_pages.append(pages)
+            out.append({"name": name, "chars": len(text), "info": info})
         return _json(out)
 
     def run_files(self, settings_json: str) -> str:
@@ -189,20 +233,26 @@ class Session:
         s = json.loads(settings_json)
         # Each file read as the CLI reads it: its language from its name unless one is chosen.
         wanted = s.get("language")
-        results = [
-            chunk_document(text, **_settings(s),
-                           language=choose(None if wanted in (None, "auto") else wanted, name, text)[0] or "text")
-            for name, text in self.files
-        ]
+        results = []
+        for (name, text), pages in zip(self.files, self.files_pages):
+            if text is None:  # left out (refused when opened)
+                results.append(None)
+                continue
+            language = "text" if pages is not None else choose(None if wanted in (None, "auto") else wanted, name, text)[0] or "text"
+            result = chunk_document(text, **_settings(s), language=language)
+            result.chunks = with_pages(result.chunks, pages or ())
+            results.append(result)
         self.files_result = results
-        return _json([{"name": name, **stats.compute(r)} for (name, _), r in zip(self.files, results)])
+        return _json([{"name": name, **stats.compute(r)} if r is not None else
+                      {"name": name, "chunk_count": 0, "source_tokens": 0, "refused": True}
+                      for (name, _), r in zip(self.files, results)])
 
     def export_files(self, fmt: str, headers) -> bytes:
         """The bytes `python -m chunkwise FILE1 FILE2 ...` writes: records carry `source`."""
         if not self.files_result:
             raise ValueError("These files have not been chunked with the current settings yet.")
         several = len(self.files) > 1
-        groups = [(r.chunks, name if several else None) for (name, _), r in zip(self.files, self.files_result)]
+        groups = [(r.chunks, name if several else None) for (name, _), r in zip(self.files, self.files_result) if r is not None]
         return export.render_many(groups, fmt, headers=bool(headers)).encode("utf-8")
 
     # -- tokenizers ----------------------------------------------------------

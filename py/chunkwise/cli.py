@@ -19,6 +19,7 @@ from .code.languages import LANGUAGES, choose, resolve
 from .model import ENCODINGS, OVERLAP_UNITS, STRATEGIES
 from .presets import PRESETS, model_settings, truncation_warning
 from .textio import check_encoding, decode_bytes
+from .documents import DocumentError, read_input
 
 EXAMPLES = """\
 examples:
@@ -139,6 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--headers", action="store_true", help="with --format text: head each chunk with '--- Chunk n/N ---'")
     parser.add_argument("--stats", action="store_true", help="print the stats of each input to standard error as JSON")
     parser.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
+    parser.add_argument("--extract", action="store_true",
+                        help="write the text that is chunked instead of chunks: a document's extracted text (HTML, PDF,"
+                        " DOCX), a text file's decoded text; start and end index it")
     corpus.add_arguments(parser)
     return parser
 
@@ -178,15 +182,17 @@ def _check_output(path: str) -> str | None:
     return None
 
 
-def _read(path: str | None, encoding: str | None = None) -> tuple[str, str | None]:
-    """The text of one input, and a note for stderr when something was assumed or replaced."""
+def _read(path: str | None, encoding: str | None = None, language: str | None = None):
+    """The text of one input, a note for stderr when something was assumed, replaced or
+    extracted, and the Extracted document when it is one (HTML, PDF, DOCX: by its extension,
+    else its first bytes; --language html keeps HTML as markup). DocumentError when it is
+    neither text nor a document (an image, an executable) or the document cannot be read."""
     if path is None or path == "-":
         data = sys.stdin.buffer.read()
     else:
         with open(path, "rb") as f:
             data = f.read()
-    text, info = decode_bytes(data, encoding)
-    return text, info["message"]
+    return read_input(data, None if path == "-" else path, language=language, encoding=encoding)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -228,6 +234,8 @@ def _main(argv: list[str] | None) -> int:
         max_tokens = DEFAULTS["max_tokens"]
     args.encoding, args.max_tokens = encoding, max_tokens  # what corpus mode reads
     if corpus.wanted(args):
+        if args.extract:
+            parser.error("--extract applies to plain files, not corpus mode")
         return corpus.main(args, parser)
     corpus.check(args, parser)
     args.format = args.format or DEFAULTS["format"]
@@ -254,17 +262,28 @@ def _main(argv: list[str] | None) -> int:
         if problem:
             parser.error(f"cannot write {_display_name(args.output)[0]!r}: {problem}")
     several = len(paths) > 1
-    outputs = []
+    if args.extract and several:
+        parser.error("--extract writes the text of one input: give one file")
+    outputs, refused = [], 0
     for path in paths:
         name = "<stdin>" if path in (None, "-") else names[path]
         try:
-            text, note = _read(path, args.input_encoding)
+            text, note, document = _read(path, args.input_encoding, args.language)
         except OSError as error:
             parser.error(f"cannot read {name!r}: {error.strerror or error}")
+        except DocumentError as error:  # this input is left out; the others are chunked
+            print(f"{parser.prog}: error: cannot read {name!r}: {error}" + ("; it is left out" if several else ""),
+                  file=sys.stderr)
+            refused += 1
+            continue
         if note:
             print(f"chunkwise: {name}: {note}", file=sys.stderr)
-        language, why = choose(args.language, path, text)
-        if args.language == "auto":
+        if args.extract:
+            outputs.append(text)
+            break
+        # a document's text is Markdown now: prose, whatever its file name says
+        language, why = (None, "a document") if document else choose(args.language, path, text)
+        if args.language == "auto" and not document:
             print(f"chunkwise: {name}: read as {LANGUAGES[language].label if language else 'prose'} ({why})", file=sys.stderr)
         try:
             result = chunk_document(
@@ -273,6 +292,8 @@ def _main(argv: list[str] | None) -> int:
             )
         except ValueError as error:  # e.g. a preset's tokenizer file that is not on this machine
             parser.error(str(error))
+        if document:
+            result.chunks = document.with_pages(result.chunks)
         if args.model:
             warning = truncation_warning(args.model, max_tokens, [c.token_count for c in result.chunks])
             if warning:
@@ -282,7 +303,12 @@ def _main(argv: list[str] | None) -> int:
         if args.stats:
             print(json.dumps({"source": name, **stats.compute(result, args.model)}, ensure_ascii=False), file=sys.stderr)
         outputs.append((result.chunks, os.path.basename(name) if several else None))
-    body = export.render_many(outputs, args.format, headers=args.headers).encode("utf-8")
+    if not outputs and refused:
+        return 2
+    if args.extract:
+        body = outputs[0].encode("utf-8")
+    else:
+        body = export.render_many(outputs, args.format, headers=args.headers).encode("utf-8")
     if args.output:
         try:
             with open(args.output, "wb") as f:
@@ -297,4 +323,4 @@ def _main(argv: list[str] | None) -> int:
             raise  # main() ends quietly
         except OSError as error:  # > /dev/full, a full disk: reported as -o reports it
             parser.error(f"cannot write to standard output: {error.strerror or error}")
-    return 0
+    return 2 if refused else 0

@@ -29,7 +29,7 @@ from typing import Iterator, NamedTuple
 
 from .tokenizer.hf.files import registered_files
 from .code.languages import choose
-from .rows import ID_FIELD, TEXT_FIELD, TOO_DEEP, Doc, RowMaker, RowSettings, error_row, jsonl_line, to_arrow
+from .rows import ID_FIELD, TEXT_FIELD, TOO_DEEP, Doc, RowMaker, RowSettings, error_row, file_doc, jsonl_line, to_arrow
 from .textio import check_encoding, decode_strict
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
@@ -334,15 +334,12 @@ def _docs(task: Task, maker: RowMaker, options: Options) -> Iterator[tuple[Doc, 
             doc_id = _display(path)
             try:
                 with open(path, "rb") as f:
-                    text = decode_strict(f.read(), options.input_encoding)
+                    data = f.read()
             except OSError as error:
                 yield Doc(doc_id, None, {}, f"cannot read: {error.strerror}"), doc_id
                 continue
-            except ValueError as error:
-                yield Doc(doc_id, None, {}, str(error)), doc_id
-                continue
-            # as plain mode reads it: --language, else the file's extension (prose for none)
-            yield Doc(doc_id, text, {}, language=choose(options.rows.language, path, text)[0]), doc_id
+            # as plain mode reads it: HTML, PDF and DOCX extracted; text as --language, else its extension says
+            yield file_doc(doc_id, data, path, language=options.rows.language, encoding=options.input_encoding), doc_id
 
 
 class Done(NamedTuple):

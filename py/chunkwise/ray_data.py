@@ -18,6 +18,10 @@ driver, which carries a tokenizer file's text to every actor:
     settings = RowSettings(max_tokens=256, language_field="path").with_tokenizer("tokenizer.json")
     ds.map_batches(ChunkRows, fn_constructor_kwargs={"settings": settings}, ...)
 
+Rows of files, as ray.data.read_binary_files("docs/", include_paths=True) gives them (`bytes`
+and `path`, no text field), are read as the CLI reads files: HTML, PDF and DOCX extracted
+(a PDF's chunk rows have `pages`), text decoded; the path is the document's id.
+
 The rows have the columns of the CLI's Parquet output (chunkwise.rows.arrow_schema),
 with the same values for the same input and settings. The same callable takes a
 pandas DataFrame, so it also runs as Spark's mapInPandas (chunk_frames, SPARK_SCHEMA)
@@ -32,7 +36,8 @@ from .rows import RowMaker, RowSettings, arrow_schema, to_arrow
 # Spark's DDL for the same columns, for mapInPandas(..., schema=SPARK_SCHEMA).
 SPARK_SCHEMA = (
     "doc_id string, chunk_id string, index int, text string, start bigint, end bigint, token_count int,"
-    " overlap_tokens int, boundary string, headings array<string>, metadata string, chunker string, error string"
+    " overlap_tokens int, boundary string, headings array<string>, pages array<int>, metadata string, chunker string,"
+    " error string"
 )
 
 

@@ -22,7 +22,7 @@ from .model import Settings
 # row has only doc_id (when known), metadata, chunker and error.
 COLUMNS = (
     "doc_id", "chunk_id", "index", "text", "start", "end", "token_count", "overlap_tokens",
-    "boundary", "headings", "metadata", "chunker", "error",
+    "boundary", "headings", "pages", "metadata", "chunker", "error",
 )
 ID_FIELD = "id"
 TEXT_FIELD = "text"
@@ -40,6 +40,23 @@ class Doc(NamedTuple):
     error: str | None = None
     language: str | None = None  # what the text is read as: a languages.py id, or None for prose
     nonfinite: int = 0  # NaN and Infinity values in the metadata, written as null
+    page_starts: tuple = ()  # a PDF's: where each page's text starts (chunk rows get `pages`)
+
+
+def file_doc(doc_id: str, data: bytes, name: str, *, language: str | None = None, encoding: str | None = None,
+             metadata: dict | None = None) -> Doc:
+    """A file's bytes as a document, read as chunkwise.documents.read_input reads every input:
+    HTML, PDF and DOCX extracted (their text is prose), other text decoded strictly, read as
+    `language` or its extension says; an error Doc with the reason when it cannot be read."""
+    from .documents import read_input
+
+    try:
+        text, _, document = read_input(data, name, language=language, encoding=encoding, strict=True)
+    except ValueError as error:  # DocumentError, or text that does not decode
+        return Doc(doc_id, None, metadata or {}, str(error))
+    if document is not None:
+        return Doc(doc_id, text, metadata or {}, page_starts=document.page_starts)
+    return Doc(doc_id, text, metadata or {}, language=choose(language, name, text)[0])
 
 
 def chunker_label(settings: Settings) -> str:
@@ -220,8 +237,17 @@ class RowMaker:
         self.label = chunker_label(self.chunker.settings)
 
     def doc(self, record: Any) -> Doc:
-        """A JSON object or table row as a document, read in its language."""
+        """A JSON object or table row as a document, read in its language. A row of a file's
+        `bytes` and `path` (ray.data.read_binary_files(..., include_paths=True)) and no text
+        field is that file, read as the CLI reads it (HTML, PDF, DOCX extracted); its path is its id."""
         s = self.settings
+        if (isinstance(record, dict) and s.text_field not in record and isinstance(record.get("path"), str)
+                and isinstance(record.get("bytes"), (bytes, bytearray))):
+            try:
+                metadata, _ = json_safe({k: v for k, v in record.items() if k not in ("path", "bytes")})
+            except TooDeep as error:
+                return Doc(record["path"], None, {}, str(error))
+            return file_doc(record["path"], bytes(record["bytes"]), record["path"], language=s.language, metadata=metadata)
         return record_language(doc_from_record(record, s.id_field, s.text_field), record, s.language, s.language_field)
 
     def table_docs(self, table) -> list[Doc]:
@@ -264,6 +290,10 @@ def rows(chunker: Chunker, doc: Doc, *, max_chars: int | None = None, label: str
         chunks = chunker.chunk_document(doc.text, doc.language).chunks
     except Exception as error:  # a bug must not end the run: report it in the row
         return [error_row(doc, label, f"chunking failed: {type(error).__name__}: {error}")]
+    if doc.page_starts:
+        from .documents import with_pages
+
+        chunks = with_pages(chunks, doc.page_starts)
     settings = chunker.settings
     out = []
     for chunk in chunks:
@@ -304,6 +334,7 @@ def arrow_schema():
         ("overlap_tokens", pa.int32()),
         ("boundary", pa.string()),
         ("headings", pa.list_(pa.string())),
+        ("pages", pa.list_(pa.int32())),  # [first, last] for a document with pages (a PDF), else null
         ("metadata", pa.string()),  # JSON: documents in one corpus may have different fields
         ("chunker", pa.string()),
         ("error", pa.string()),
@@ -314,6 +345,6 @@ def to_arrow(batch: list[dict]):
     """Rows (as rows() gives them) as a pyarrow RecordBatch with arrow_schema()."""
     import pyarrow as pa
 
-    columns = {name: [row[name] for row in batch] for name in COLUMNS}
+    columns = {name: [row.get(name) for row in batch] for name in COLUMNS}  # (only a PDF's rows have pages)
     columns["metadata"] = [metadata_json(m) for m in columns["metadata"]]
     return pa.RecordBatch.from_pydict(columns, schema=arrow_schema())

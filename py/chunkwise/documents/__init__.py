@@ -3,7 +3,7 @@ structure kept as Markdown the engine reads (headings, blocks, lists, tables, fe
 code) and their provenance (PDF pages). One module per format; extract.py chooses."""
 from __future__ import annotations
 
-from .extract import EXTENSIONS, binary_kind, extract, kind, read_document
-from .model import DocumentError, Extracted
+from .extract import EXTENSIONS, binary_kind, extract, kind, read_document, read_input
+from .model import DocumentError, Extracted, page_range, with_pages
 
-__all__ = ["EXTENSIONS", "DocumentError", "Extracted", "binary_kind", "extract", "kind", "read_document"]
+__all__ = ["EXTENSIONS", "DocumentError", "Extracted", "page_range", "with_pages", "binary_kind", "extract", "kind", "read_document", "read_input"]

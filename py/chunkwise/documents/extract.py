@@ -113,3 +113,26 @@ def read_document(source, name: str | None = None, *, progress=None) -> Extracte
     with open(path, "rb") as f:
         data = f.read()
     return extract(data, name or os.path.basename(path), progress=progress)
+
+
+def read_input(data: bytes, name: str | None, *, language: str | None = None, encoding: str | None = None,
+               strict: bool = False, progress=None) -> tuple[str, str | None, Extracted | None]:
+    """Any input file as chunkwise reads it, the one rule of the CLI, corpus mode, Ray's
+    ChunkRows and the page: a document (HTML, PDF, DOCX, by kind(); `language` "html"
+    keeps HTML as markup) is extracted; other bytes are text, decoded as textio decodes
+    them (`strict`: refused rather than repaired, as corpus mode wants), unless they are
+    binary (an image, an executable): DocumentError, never text of U+FFFD.
+    -> (text, a note for the user or None, the Extracted document or None)"""
+    from ..textio import decode_bytes, decode_strict
+
+    found = kind(data, name)
+    if found and not (found == "html" and language == "html"):
+        document = extract(data, kind_=found, progress=progress)
+        return document.text, document.notice, document
+    what = binary_kind(data) if encoding is None else None
+    if what:
+        raise DocumentError(f"{what}, not text nor a document chunkwise reads (HTML, PDF, DOCX)")
+    if strict:
+        return decode_strict(data, encoding), None, None
+    text, info = decode_bytes(data, encoding)
+    return text, info["message"], None

@@ -339,6 +339,6 @@ def extract_html(data: bytes | str) -> Extracted:
         text = converter.finish()
     except (AssertionError, ValueError) as error:  # html.parser refuses very little; say it in one line
         raise DocumentError(f"not readable as HTML: {error}") from None
-    dropped = ", ".join(f"{n:,} {tag}" for tag, n in sorted(converter.dropped.items()))
+    dropped = ", ".join(f"{what} \u00d7{n:,}" for what, n in sorted(converter.dropped.items()))
     notice = f"HTML: {words(text):,} words" + (f"; dropped {dropped}" if dropped else "") + (f"; {note}" if note else "")
     return Extracted(text, "html", notice)

@@ -17,6 +17,20 @@ def words(text: str) -> int:
     return sum(1 for _ in _WORD.finditer(text))
 
 
+def page_range(page_starts, start: int, end: int) -> tuple[int, int] | None:
+    """[first, last] 1-based page of text[start:end], given where each page starts; None without pages."""
+    if not page_starts:
+        return None
+    return bisect_right(page_starts, start), bisect_right(page_starts, max(start, end - 1))
+
+
+def with_pages(chunks: list, page_starts) -> list:
+    """The chunks with `pages` set from the page starts (as they are when there are none)."""
+    if not page_starts:
+        return chunks
+    return [dataclasses.replace(c, pages=page_range(page_starts, c.start, c.end)) for c in chunks]
+
+
 @dataclass(frozen=True)
 class Extracted:
     """A document's text as chunkwise reads it, with its provenance.
@@ -40,19 +54,15 @@ class Extracted:
 
     def page_of(self, offset: int) -> int:
         """The 1-based page holding text[offset] (0 when the document has no pages)."""
-        return bisect_right(self.page_starts, offset) if self.page_starts else 0
+        return bisect_right(self.page_starts, offset)
 
     def page_range(self, start: int, end: int) -> tuple[int, int] | None:
         """[first, last] page of text[start:end], or None when the document has no pages."""
-        if not self.page_starts:
-            return None
-        return self.page_of(start), self.page_of(max(start, end - 1))
+        return page_range(self.page_starts, start, end)
 
     def with_pages(self, chunks: list) -> list:
         """The chunks with `pages` set, when the document has pages (else as they are)."""
-        if not self.page_starts:
-            return chunks
-        return [dataclasses.replace(c, pages=self.page_range(c.start, c.end)) for c in chunks]
+        return with_pages(chunks, self.page_starts)
 
     def chunk(self, **settings):
         """chunkwise.chunk_document on the text (prose: the structure is Markdown now),

@@ -1,0 +1,170 @@
+"""Documents through every door: the CLI (plain and corpus mode), the page's Session and
+Ray's ChunkRows read HTML, PDF and DOCX with the same extraction, so their bytes agree;
+a file that is neither text nor a document is refused by name, never chunked as U+FFFD."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+
+import chunkwise
+from chunkwise import export
+from chunkwise.bridge import Session
+from documents_files import FHS_PDF_GZ, POLICY_HTML, make_docx, make_pdf, real_file
+
+ELF = shutil.which("ls")
+
+
+def run(*args, stdin: bytes = b""):
+    return subprocess.run([sys.executable, "-m", "chunkwise", *map(str, args)], input=stdin, capture_output=True)
+
+
+def records(out: bytes) -> list[dict]:
+    return [json.loads(line) for line in out.decode("utf-8").splitlines()]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("docs")
+    (folder / "fhs.pdf").write_bytes(real_file(FHS_PDF_GZ))
+    (folder / "scope.html").write_bytes(real_file(POLICY_HTML / "ch-scope.html"))
+    (folder / "report.docx").write_bytes(make_docx(lambda d: (d.add_heading("Report", 1), d.add_paragraph("Body text."))))
+    (folder / "notes.txt").write_text("Plain notes.\n", encoding="utf-8")
+    return folder
+
+
+def test_cli_chunks_a_pdf_with_pages_and_extract_prints_the_text_they_index(files):
+    out = run(files / "fhs.pdf", "--max-tokens", 256)
+    assert out.returncode == 0, out.stderr
+    assert "fhs.pdf: PDF: 50 pages" in out.stderr.decode()
+    got = records(out.stdout)
+    extracted = run(files / "fhs.pdf", "--extract")
+    assert extracted.returncode == 0
+    text = extracted.stdout.decode("utf-8")
+    assert text == chunkwise.read_document(files / "fhs.pdf").text
+    for r in got:
+        assert text[r["start"] : r["end"]] == r["text"]
+        assert list(r) == ["index", "text", "start", "end", "token_count", "overlap_tokens", "boundary", "headings", "pages"]
+        assert 1 <= r["pages"][0] <= r["pages"][1] <= 50
+    assert got[-1]["pages"][1] == 50
+    # the bytes the library renders for the same document
+    doc = chunkwise.read_document(files / "fhs.pdf")
+    assert out.stdout == export.to_jsonl(doc.chunk(max_tokens=256).chunks).encode("utf-8")
+
+
+def test_cli_html_and_docx_and_language_html(files):
+    html = records(run(files / "scope.html", "--max-tokens", 200).stdout)
+    assert html[0]["text"].startswith("# 1. About this manual") and html[0]["headings"] == ["1. About this manual"]
+    assert html[1]["headings"] == ["1. About this manual", "1.1. Scope"]
+    assert all("pages" not in r for r in html)
+    markup = records(run(files / "scope.html", "--max-tokens", 200, "--language", "html").stdout)
+    assert markup[0]["text"].startswith("<!DOCTYPE html>")  # today's chunking of the markup, as code
+    docx = records(run(files / "report.docx").stdout)
+    assert [(r["text"], r["headings"]) for r in docx] == [("# Report\n\nBody text.", ["Report"])]
+    # a PDF on standard input is found by its first bytes
+    piped = run("--extract", stdin=(files / "fhs.pdf").read_bytes())
+    assert piped.stdout == run(files / "fhs.pdf", "--extract").stdout
+
+
+def test_cli_refuses_a_binary_file_by_name_and_chunks_the_rest(files, tmp_path):
+    png = tmp_path / "pixel.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(200))
+    out = run(ELF, files / "notes.txt", png)
+    assert out.returncode == 2
+    err = out.stderr.decode()
+    assert f"cannot read '{ELF}': an ELF executable, not text nor a document chunkwise reads (HTML, PDF, DOCX); it is left out" in err
+    assert "cannot read" in err and "a PNG image" in err
+    got = records(out.stdout)
+    assert [(r["text"], r["source"]) for r in got] == [("Plain notes.", "notes.txt")]
+    alone = run(png)
+    assert alone.returncode == 2 and alone.stdout == b"" and alone.stderr.count(b"\n") == 1
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
+    out = run(broken)
+    assert out.returncode == 2 and out.stderr.count(b"\n") == 1 and b"Traceback" not in out.stderr
+    assert b"not a readable PDF" in out.stderr or b"no text layer" in out.stderr
+
+
+def test_corpus_mode_reads_documents_and_a_failing_file_is_an_error_row(files, tmp_path):
+    folder = tmp_path / "corpus"
+    shutil.copytree(files, folder)
+    (folder / "locked.pdf").write_bytes(b"%PDF-1.7 truncated")
+    shutil.copy(ELF, folder / "tool")
+    out = run(folder, "--max-tokens", 256, "--jobs", 1)
+    assert out.returncode == 1, out.stderr
+    rows = records(out.stdout)
+    errors = {r["doc_id"].rsplit("/", 1)[1]: r["error"] for r in rows if "error" in r}
+    assert errors.keys() == {"locked.pdf", "tool"}
+    assert errors["tool"].startswith("an ELF executable") and errors["locked.pdf"].startswith("not a readable PDF")
+    pdf = [r for r in rows if r["doc_id"].endswith("fhs.pdf")]
+    plain = records(run(files / "fhs.pdf", "--max-tokens", 256).stdout)
+    assert [{k: r[k] for k in plain[0]} for r in pdf] == plain  # the same chunks, pages too
+    assert all("pages" not in r for r in rows if r["doc_id"].endswith(("scope.html", "notes.txt")) and "error" not in r)
+    assert out.stderr.decode().endswith("chunkwise: 6 documents, %d chunks, 2 failed\n" % (len(rows) - 2))
+    # Parquet: a pages column, null for documents without pages
+    parquet = run(folder, "--max-tokens", 256, "-o", tmp_path / "out.parquet")
+    assert parquet.returncode == 1
+    table = pq.read_table(tmp_path / "out.parquet").to_pylist()
+    assert [r["pages"] for r in table if r["doc_id"].endswith("fhs.pdf")] == [r["pages"] for r in pdf]
+    assert {r["pages"] is None for r in table if r["doc_id"].endswith("notes.txt")} == {True}
+
+
+def test_the_pages_session_downloads_the_clis_bytes(files):
+    session = Session()
+    for name in ("fhs.pdf", "scope.html", "report.docx"):
+        opened = json.loads(session.open_file((files / name).read_bytes(), None, name))
+        assert opened["document"]["format"] == name.rsplit(".", 1)[1]
+        assert opened["info"]["message"] == opened["document"]["notice"]
+        session.start(json.dumps({"max_tokens": 256, "filename": name}))
+        while not json.loads(session.step(5.0))["done"]:
+            pass
+        assert session.export("jsonl", False) == run(files / name, "--max-tokens", 256).stdout, name
+    # several files at once, a binary one among them: listed as left out, the rest as the CLI writes them
+    names = ["fhs.pdf", "ls", "notes.txt"]
+    contents = [(files / "fhs.pdf").read_bytes(), open(ELF, "rb").read(), (files / "notes.txt").read_bytes()]
+    listed = json.loads(session.set_files(json.dumps(names), contents))
+    assert listed[1]["info"]["refused"].startswith("an ELF executable") and listed[1]["chars"] == 0
+    session.run_files(json.dumps({"max_tokens": 256}))
+    cli = run(files / "fhs.pdf", ELF, files / "notes.txt", "--max-tokens", 256)
+    assert cli.returncode == 2
+    assert session.export_files("jsonl", False) == cli.stdout.replace(ELF.encode(), b"ls")
+    with pytest.raises(ValueError, match="an ELF executable"):
+        session.open_file(open(ELF, "rb").read(), None, "ls")
+
+
+def test_ray_chunk_rows_reads_binary_files_as_the_cli_does(files, tmp_path):
+    import ray
+
+    from chunkwise.ray_data import ChunkRows
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("fhs.pdf", "scope.html", "report.docx"):
+        shutil.copy(files / name, folder / name)
+    (folder / "bad.pdf").write_bytes(b"%PDF-1.7 cut")
+    cli = run(folder, "--max-tokens", 256, "--jobs", 1, "-o", tmp_path / "cli.parquet")
+    assert cli.returncode == 1, cli.stderr
+    expected = pq.read_table(tmp_path / "cli.parquet").to_pylist()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        (ray.data.read_binary_files(str(folder), include_paths=True)
+            .map_batches(ChunkRows, fn_constructor_kwargs={"max_tokens": 256}, batch_format="pyarrow", batch_size=2,
+                         compute=ray.data.ActorPoolStrategy(size=1))
+            .write_parquet(str(tmp_path / "ray")))
+        got = pq.read_table(tmp_path / "ray").to_pylist()
+    finally:
+        ray.shutdown()
+    # read_binary_files names files by their absolute path; the CLI by the path it was given
+    for row in expected:
+        row["doc_id"] = row["doc_id"].rsplit("/", 1)[1]
+    for row in got:
+        row["doc_id"] = row["doc_id"].rsplit("/", 1)[1]
+    key = lambda r: (r["doc_id"], -1 if r["index"] is None else r["index"])  # noqa: E731
+    assert sorted(got, key=key) == sorted(expected, key=key)
+    assert {r["doc_id"] for r in got if r["error"]} == {"bad.pdf"}
+    assert any(r["pages"] for r in got if r["doc_id"] == "fhs.pdf")
