@@ -104,11 +104,11 @@ def cl100k():
     import tiktoken
     import tiktoken.registry
 
-    from chunkwise.tokenizer.registry import _tiktoken_encoding
+    from chunkwise.tokenizer.tiktoken.encoder import tiktoken_encoding
 
     enc = tiktoken.registry.ENCODINGS.get("cl100k_base")
     if enc is None:
-        enc = _tiktoken_encoding("cl100k_base")[0]
+        enc = tiktoken_encoding("cl100k_base")[0]
         tiktoken.registry.ENCODINGS["cl100k_base"] = enc
     return enc
 

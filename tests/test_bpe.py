@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from chunkwise.tokenizer.tiktoken import bpe
 from chunkwise.tokenizer.tiktoken.adapter import _PATTERNS, _exact_pretokens, _pretokenize, long_pretokens, to_codes
-from chunkwise.tokenizer.registry import TIKTOKEN_LONG, _long_pieces_apart, _tiktoken_encoding, get_tokenizer
+from chunkwise.tokenizer.registry import get_tokenizer
+from chunkwise.tokenizer.tiktoken.encoder import TIKTOKEN_LONG, _long_pieces_apart, tiktoken_encoding
 from test_tokenizers import _corpus
 
 ENCODINGS = ["cl100k_base", "o200k_base"]
@@ -25,7 +26,7 @@ ENCODINGS = ["cl100k_base", "o200k_base"]
 @functools.lru_cache(maxsize=None)
 def _tiktoken(encoding: str):
     """tiktoken's Encoding and ranks (built once: parsing the rank file takes a second)."""
-    return _tiktoken_encoding(encoding)
+    return tiktoken_encoding(encoding)
 
 
 def _pieces(rng: random.Random) -> list[bytes]:

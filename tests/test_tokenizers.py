@@ -224,7 +224,7 @@ def test_the_numpy_token_index_keeps_about_a_byte_a_token():
     character count is a byte, packed as each segment's ids come. Measured on a
     pre-token long enough to be merged in segments (was 4.26 kept, 6.22 at the
     peak); a block of prose keeps 2 bytes a token (was 4)."""
-    from chunkwise.tokenizer.registry import TIKTOKEN_LONG
+    from chunkwise.tokenizer.tiktoken.encoder import TIKTOKEN_LONG
 
     tok = get_tokenizer("cl100k_base", "tiktoken")
     flags = "🇩🇪🇫🇷🇯🇵🇧🇷"

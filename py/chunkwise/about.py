@@ -4,7 +4,7 @@ The CLI's --help, the page (through the worker: bridge.describe) and the README
 all read describe()."""
 from __future__ import annotations
 
-from . import __version__
+from ._version import __version__
 from .packing.engine import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
 from .code.languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES

@@ -19,7 +19,8 @@ from typing import Callable, Iterator, NamedTuple
 
 from ..text import graphemes
 from . import topics
-from ..tokenizer.index import CharIndex, TokenIndex
+from ..tokenizer.chars import CharIndex
+from ..tokenizer.index import TokenIndex
 from ..code.scan import scan
 from ..code.cuts import CodeOutline, CodeSeparators
 from ..text.fenced import separators_for
@@ -208,8 +209,7 @@ class Document:
         tokenizer = get_tokenizer(encoding)
         index = self._indexes.get(tokenizer.key)
         if index is None:
-            index = CharIndex(self.text) if encoding == "chars" else TokenIndex(self.text, tokenizer)
-            self._indexes[tokenizer.key] = index
+            index = self._indexes[tokenizer.key] = tokenizer.index(self.text)
         return index
 
     def chunk(

@@ -3,7 +3,7 @@ tokenizer pass over the whole document.
 
 Why this is exact: tiktoken first splits text into pre-tokens with a regex that
 never looks behind and looks ahead at most one character, then encodes each
-pre-token on its own. At a "separable" offset p (see _SEPARABLE) the pre-token
+pre-token on its own. At a "separable" offset p (tiktoken/encoder.py) the pre-token
 before p can neither grow past p nor be changed by what follows, so
 encode(s) == encode(s[:p]) + encode(s[p:]) for every string s with the same two
 characters around p. The document is therefore tokenized once, in blocks split
@@ -12,8 +12,9 @@ at separable offsets, and the count of text[a:b] is
     count(text[a:q1]) + (tokens between q1 and q2) + count(text[q2:b])
 
 where q1 and q2 are the first and last separable offsets inside the slice (q1
-is a itself at a line start): two tiny encodes plus a lookup. A test checks the
-split rule on random Unicode against both tokenizer backends.
+is a itself at a line start): two tiny encodes plus a lookup. Where a document
+may be split is the tokenizer's to say (base.py); tests check each rule on
+random Unicode against the real libraries.
 
 Token ends are kept as character offsets, so lookups never convert between
 bytes and characters: a C int a token, or with numpy (tiktoken) two bytes, and
@@ -25,36 +26,19 @@ import re
 from array import array
 from bisect import bisect_right
 
-from ..unicode import classes as uniclass
-from .registry import Tokenizer
+from .base import Tokenizer
 from ..unicode.whitespace import CLASS as _SPACE
 from ..unicode.whitespace import HORIZONTAL as _HSPACE
 
-# p is separable when text[p-1] is not whitespace and text[p] is horizontal
-# whitespace, or text[p-1] is a letter or digit and text[p] is a line break or
-# punctuation (the pre-token of punctuation would absorb a following \r\n), or
-# text[p-1] is a line break and text[p] is not whitespace (no pre-token runs
-# from a line break into text, except o200k's punctuation run "!\n/"). Whitespace is
-# the tokenizer's (whitespace.py); letters and digits (re's \w) are the pinned tables'
-# (uniclass.py): the pattern runs over uniclass.as_known(text).
-_SEPARABLE = re.compile(rf"(?<=[^{_SPACE}])(?=[{_HSPACE}])|(?<=[^\W_])(?=[\r\n]|[^\w{_SPACE}'])|(?<=[\r\n])(?=[^{_SPACE}/])")
 # Inside a run of whitespace, of letters and digits (\w), or of other characters,
-# no offset is separable (each branch above needs the class to change at p). A
-# long stretch without a separable offset (a giant pre-token) is skipped a run
-# at a time: re steps over a run in C, where _SEPARABLE tries every offset.
+# no offset is separable under tiktoken's rule (separable_between_runs). A long
+# stretch without a separable offset (a giant pre-token) is skipped a run at a
+# time: re steps over a run in C, where the rule's pattern tries every offset.
 _RUN = re.compile(rf"[{_SPACE}]+|\w+|[^\w{_SPACE}]+")
 _SCAN = 256  # offsets first_separable tries one by one before it skips runs
 _SHORT = 48  # ASCII slices this short are simply encoded
 _SEQUENCES = (list, array)  # a block's ends as plain ints (else token_ends' numpy ones)
 _BLOCK = 1 << 16  # characters tokenized per step
-
-
-def _separable_match(text: str, m: re.Match) -> bool:
-    ch = text[m.start()] if m.start() < len(text) else ""
-    # Combining marks join the letter before them in o200k. The classes are the
-    # pinned tables', which are the tokenizers' own (uniclass.py): a code point
-    # they leave unassigned is punctuation to both backends.
-    return ch < "\x80" or not uniclass.is_mark(ch)
 
 
 class TokenIndex:
@@ -66,13 +50,14 @@ class TokenIndex:
         self._encode = tokenizer.encode
         # A tail (text after a separable offset) continues the document: Hugging Face
         # tokenizers that prefix the start of an input (Prepend "▁") encode it without.
-        self._encode_tail = getattr(tokenizer, "encode_continued", tokenizer.encode)
-        # Where the document may be split: tiktoken's rule, or the tokenizer's own.
-        self._separable = getattr(tokenizer, "separable", _SEPARABLE)
-        self._separable_match = getattr(tokenizer, "separable_check", _separable_match)
+        self._encode_tail = tokenizer.encode_continued
+        # Where the document may be split: the tokenizer's own rule (base.py).
+        self._separable = tokenizer.separable
+        self._separable_match = tokenizer.separable_check
+        self._skips_runs = tokenizer.separable_between_runs
         # What the separable patterns run over: re's \w as the tokenizer's own tables
         # say (tiktoken's pinned ones, or a Hugging Face file's library's).
-        self._known = getattr(tokenizer, "as_known", uniclass.as_known)(text)
+        self._known = tokenizer.as_known(text)
         self._char_ends = tokenizer.char_ends
         self.done = 0  # text[:done] is tokenized; done is separable (or the end)
         # The text is tokenized in blocks. For each block: its first character,
@@ -91,7 +76,7 @@ class TokenIndex:
     def first_separable(self, lo: int, hi: int) -> int | None:
         """First separable offset p with lo <= p < hi, judged inside text[:hi]."""
         text, known = self.text, self._known
-        near = min(hi, lo + _SCAN) if self._separable is _SEPARABLE else hi  # (a tokenizer's own rule: no runs)
+        near = min(hi, lo + _SCAN) if self._skips_runs else hi
         for m in self._separable.finditer(known, lo, near):
             if self._separable_match(text, m):
                 return m.start()

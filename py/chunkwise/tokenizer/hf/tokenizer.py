@@ -31,7 +31,7 @@ from .normalizers import Unsupported, build_normalizer
 from .pretokenizers import GPT2_PATTERN, build_pre_tokenizer, byte_level_chars, metaspace_scheme
 from .schema import check
 from .text import LETTER, LOWERCASE_TABLE, NUMBER, WHITE_SPACE, RangeSet, as_known, is_bert_punctuation
-from ..registry import Tokenizer
+from ..base import NOWHERE, Tokenizer
 
 SUPPORTED = {
     "models": ["WordPiece", "BPE (byte-level; SentencePiece-style with byte_fallback)", "Unigram", "WordLevel"],
@@ -583,7 +583,6 @@ class HFTokenizer(Tokenizer):
 # A cut before a space that follows a letter, number (the library's: run it over
 # as_known(text)) or ASCII symbol.
 SEPARABLE = re.compile(r"(?<=[!-~]|[^\W_])(?= )")
-NOWHERE = re.compile(r"(?!)")
 
 
 def _continued_normalizer(spec):
