@@ -95,7 +95,7 @@ def _child(shape: str, strategy: str, size: int, backend: str, what: str) -> dic
     # A shape that needs GBs must not take the machine down with it: it fails here.
     resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
     os.environ["CHUNKWISE_BACKEND"] = backend
-    from chunkwise.packing.engine import chunk_document
+    from chunkwise.packing.packer import chunk_document
     from chunkwise.tokenizer.registry import get_tokenizer
 
     text = make(shape, size)

@@ -15,7 +15,8 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 
 from chunkwise.code.scan import CODE
-from chunkwise.packing.engine import Document, chunk_document
+from chunkwise.packing.document import Document
+from chunkwise.packing.packer import chunk_document
 from chunkwise.code.languages import from_filename
 from chunkwise.text.separators import trim_end
 from chunkwise.tokenizer.registry import get_tokenizer

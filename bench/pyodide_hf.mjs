@@ -38,7 +38,7 @@ import json, os, sys, time
 os.environ["CHUNKWISE_TOKENIZERS"] = "/tokenizers"
 os.environ["CHUNKWISE_BACKEND"] = "pure"
 from chunkwise.tokenizer.hf import files as hf_registry
-from chunkwise.packing.engine import chunk_document
+from chunkwise.packing.packer import chunk_document
 from chunkwise.tokenizer.registry import get_tokenizer
 for name in ("llama2", "llama3"):
     hf_registry.register_file(f"/tokenizers/{name}.json", name=name)

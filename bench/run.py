@@ -27,7 +27,8 @@ import corpus  # noqa: E402
 
 from chunkwise import stats
 from chunkwise.tokenizer import registry as tokenizers  # noqa: E402
-from chunkwise.packing.engine import Document, chunk_document  # noqa: E402
+from chunkwise.packing.document import Document
+from chunkwise.packing.packer import chunk_document  # noqa: E402
 from chunkwise.tokenizer.registry import get_tokenizer  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -234,7 +235,7 @@ def fill_tradeoff() -> tuple[str, dict]:
     """How the smart strategy's aim (the share of the budget it looks for a strong
     break nearest to) trades fill against cut quality. The retrieval benchmark is
     what chose it; this shows what it does to fill and to where chunks end."""
-    from chunkwise.packing import engine
+    from chunkwise.packing import packer
     from chunkwise.packing.strategies import AIM_FILL
 
     text = "\n\n".join(corpus.documents().values())
@@ -242,7 +243,7 @@ def fill_tradeoff() -> tuple[str, dict]:
     data = {}
     try:
         for aim in (0.5, AIM_FILL, 0.8, 1.0):
-            engine.AIM_FILL = aim
+            packer.AIM_FILL = aim
             numbers = stats.compute(chunk_document(text, max_tokens=512, overlap=64))
             cuts = {k: v for k, v in numbers["boundaries"].items() if k != "end" and v}
             total = sum(cuts.values()) or 1
@@ -250,7 +251,7 @@ def fill_tradeoff() -> tuple[str, dict]:
             rows.append([f"{aim:.2f}" + (" (default)" if aim == AIM_FILL else ""), f"{numbers['mean_fill']:.1%}",
                          str(numbers["chunk_count"]), shares({k: v / total for k, v in cuts.items()})])
     finally:
-        engine.AIM_FILL = AIM_FILL
+        packer.AIM_FILL = AIM_FILL
     return "### Smart strategy: fill against structure (all documents, 512/64)\n\n" + table(rows), data
 
 

@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-from chunkwise.packing.engine import overlap_range
+from chunkwise.packing.settings import overlap_range
 from chunkwise.tokenizer.registry import get_tokenizer
 from chunkwise.unicode.whitespace import CHARS, is_blank, is_space
 
@@ -42,7 +42,7 @@ def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overl
             if repeated:
                 assert c.overlap_tokens == tokenizer.count(source[c.start : previous.end])
                 # A unit start may give up to 3x the requested overlap where none lies
-                # within 1.5x (engine.overlap_range), never more than half the budget.
+                # within 1.5x (packing/settings.py, overlap_range), never more than half the budget.
                 assert c.overlap_tokens <= overlap_range(max(overlap, 0), max_tokens)[2]
             else:
                 assert c.overlap_tokens == 0

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.packing.engine import Document
+from chunkwise.packing.document import Document
 from conftest import assert_invariants
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.code.scan import COMMENT, STRING, scan
-from chunkwise.packing.engine import Document
+from chunkwise.packing.document import Document
 from chunkwise.code.languages import CODE_LANGUAGES, LANGUAGES, detect, from_filename, resolve
 from code_samples import SAMPLES
 

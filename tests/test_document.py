@@ -8,7 +8,9 @@ import random
 import pytest
 
 import chunkwise
-from chunkwise.packing.engine import ChunkJob, Document, default_overlap
+from chunkwise.packing.document import Document
+from chunkwise.packing.packer import ChunkJob
+from chunkwise.packing.settings import default_overlap
 from chunkwise.tokenizer.registry import get_tokenizer
 from conftest import CORPUS
 
@@ -87,7 +89,7 @@ def test_the_default_overlap_is_an_eighth_of_the_size_rounded_down():
 
 
 def test_every_strategy_has_one_policy():
-    from chunkwise.packing.engine import POLICIES
+    from chunkwise.packing.policies import POLICIES
     from chunkwise.packing.strategies import SPECS
 
     assert tuple(SPECS) == chunkwise.STRATEGIES

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.text.markdown import Outline
-from chunkwise.packing.engine import overlap_range
+from chunkwise.packing.settings import overlap_range
 from chunkwise.model import LINE, SENTENCE
 from chunkwise.text.separators import Separators, is_sentence_end
 from chunkwise.tokenizer.registry import get_tokenizer
@@ -292,7 +292,7 @@ def test_no_overlap_across_a_heading_cut():
 def test_an_overlap_that_no_chunk_gets_is_explained():
     """An overlap the caller asked for that no chunk has is said, with the reason; the
     default overlap (not asked for) stays quiet, as does an overlap some chunk has."""
-    from chunkwise.packing.engine import chunk_document
+    from chunkwise.packing.packer import chunk_document
 
     sections = "\n\n".join(f"# Section {i}\n\n" + "Some text about it. " * 30 for i in range(5))
     asked = chunk_document(sections, max_tokens=256, overlap=40, strategy="markdown")
@@ -365,7 +365,7 @@ def test_overlap_at_a_unit_start_stays_within_its_tolerance():
 
 def test_overlap_stretches_to_a_sentence_start_rather_than_start_mid_sentence():
     # Each sentence is 37 tokens: none starts within 1.5x of a 20-token overlap, one
-    # does within 3x (engine.OVERLAP_STRETCH). A word start was the choice before
+    # does within 3x (packing/settings.py, OVERLAP_STRETCH). A word start was the choice before
     # (1 of 15 chunks started at a sentence).
     sentence = ("The committee reviewed every single proposal that arrived before the deadline, weighing costs, risks"
                 " and benefits with great care, and then it wrote a long report for the board about item {i}.")

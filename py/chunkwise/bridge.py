@@ -21,7 +21,8 @@ from . import __version__
 from . import export
 from . import stats
 from .about import DEFAULTS, describe
-from .packing.engine import ChunkJob, Document, chunk_document
+from .packing.document import Document
+from .packing.packer import ChunkJob, chunk_document
 from .tokenizer.hf.files import provide_preset, register_text
 from .code.languages import LANGUAGES, choose, from_filename
 from .presets import truncation_warning

@@ -13,7 +13,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 
-from .packing.engine import Document, chunk_document, settle
+from .packing.document import Document
+from .packing.packer import chunk_document
+from .packing.settings import settle
 from .model import DEFAULT_OVERLAP_UNIT, Chunk, ChunkwiseWarning, Result, Settings
 from .tokenizer.registry import get_tokenizer
 

@@ -13,7 +13,8 @@ from . import corpus
 from . import export
 from . import stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
-from .packing.engine import MAX_SETTING, chunk_document, default_overlap
+from .packing.packer import chunk_document
+from .packing.settings import MAX_SETTING, default_overlap
 from .tokenizer.hf.files import register_file
 from .code.languages import LANGUAGES, choose, resolve
 from .model import ENCODINGS, OVERLAP_UNITS, STRATEGIES

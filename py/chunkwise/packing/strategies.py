@@ -1,11 +1,12 @@
 """What each strategy may cut at and how it picks among its cuts: data only.
-The packing routine (engine.py) has one small policy per kind of picking."""
+The packing routine (packer.py) has one small policy per kind of picking (policies.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..model import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT, WORD
 
+END = -1  # the pseudo level of the document's end
 LADDER = (HEADING, PARAGRAPH, LINE, SENTENCE, PHRASE, WORD)
 # The code ladder: between top-level definitions, between nested ones (methods),
 # blank lines, then line ends outside strings and comments (each at the shallowest

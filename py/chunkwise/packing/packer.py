@@ -1,5 +1,4 @@
-"""Document once, settings many: what depends only on the text is a Document,
-prepared lazily and kept; packing it under a budget depends only on the settings.
+"""Packing a Document under a budget: the settings decide every cut.
 
 The packing routine places every cut under the exact budget. Each chunk starts at a;
   1. estimate hi, the farthest end within the budget, from the token index;
@@ -12,246 +11,23 @@ strategy starts, see _overlap_start), and `floor` makes sure it still ends past 
 from __future__ import annotations
 
 import math
-import operator
 import time
 from functools import cached_property
-from typing import Callable, Iterator, NamedTuple
+from typing import Iterator
 
 from ..text import graphemes
 from . import topics
-from ..tokenizer.chars import CharIndex
-from ..tokenizer.index import TokenIndex
-from ..code.scan import scan
-from ..code.cuts import CodeOutline, CodeSeparators
-from ..text.fenced import separators_for
-from ..code.languages import CODE_LANGUAGES, detect, resolve
+from ..code.cuts import CodeOutline
+from ..code.languages import resolve
 from ..text.markdown import Outline
-from ..model import (
-    BOUNDARIES, DEFAULT_OVERLAP_UNIT, HEADING, OVERLAP_UNITS, STRATEGIES, TOKEN, Chunk, Result, Settings,
-)
+from ..model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, HEADING, TOKEN, Chunk, Result, Settings
 from ..text.separators import Separators, next_space, skip_space, trim_end
-from .strategies import (
-    AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, FARTHEST, LEAST_FILL, MIN_FILL, SECTIONS, SPECS, STRUCTURE, TOPICS,
-    WINDOWS, Strategy,
-)
-from ..textio import replace_surrogates
-from ..tokenizer.registry import check_encoding, get_tokenizer
+from .strategies import AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, END, LEAST_FILL, MIN_FILL, SPECS
 from ..unicode.whitespace import is_space
-
-END = -1  # the pseudo level of the document's end
-# Any single code point is at most 4 UTF-8 bytes, each a token of its own at worst.
-MIN_BPE_BUDGET = 4
-# The default overlap is this share of max_tokens, rounded down (64 for 512).
-OVERLAP_SHARE = 0.125
-# No text has this many tokens: a larger budget or overlap means the same.
-MAX_SETTING = 1 << 62
-# An overlap that starts where a unit starts may be this much shorter or longer
-# than the requested one (never more than half the budget).
-OVERLAP_TOLERANCE = (0.5, 1.5)
-# Where the tail has no unit start within 1.5x, one up to this many times the
-# overlap (never more than half the budget) still beats a start mid-sentence.
-OVERLAP_STRETCH = 3
-
-
-def default_overlap(max_tokens: int) -> int:
-    """The overlap used when none is given: an eighth of the size, rounded down
-    (exactly, for any size: no float)."""
-    numerator, denominator = OVERLAP_SHARE.as_integer_ratio()
-    return max_tokens * numerator // denominator
-
-
-def _whole(name: str, value) -> int:
-    """Any integer type (numpy's too) as an int; True and False are not numbers here."""
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)
-        except TypeError:
-            pass
-    raise ValueError(f"{name} must be a whole number, not {value!r}")
-
-
-# (exact ratios of whole numbers: the fractions module costs 45 ms of the page's boot)
-_TOLERANCE = tuple(x.as_integer_ratio() for x in OVERLAP_TOLERANCE)
-
-
-def overlap_range(overlap: int, max_tokens: int) -> tuple[int, int, int]:
-    """The token counts an overlap that starts at a unit start may have for this
-    (settled) overlap: 0.5x to 1.5x of it (fewest, most), at least 1; and, where
-    no unit start lies within most, up to OVERLAP_STRETCH times it (longest).
-    Never more than half the budget."""
-    (low, low_denominator), (high, high_denominator) = _TOLERANCE  # exact, for any size
-    fewest = -(-overlap * low // low_denominator)
-    most = max(overlap, min(overlap * high // high_denominator, max_tokens // 2))
-    return max(1, fewest), most, max(most, min(overlap * OVERLAP_STRETCH, max_tokens // 2))
-
-
-def settle(
-    max_tokens, overlap, strategy: str, encoding: str, overlap_unit: str = DEFAULT_OVERLAP_UNIT
-) -> tuple[int, int, list[str]]:
-    """Validate settings; return the budget and overlap to use, and what was adjusted.
-    An overlap of None is the default: default_overlap(max_tokens)."""
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    if overlap_unit not in OVERLAP_UNITS:
-        raise ValueError(f"unknown overlap_unit {overlap_unit!r}; choose one of {', '.join(OVERLAP_UNITS)}")
-    check_encoding(encoding)
-    max_tokens = _whole("max_tokens", max_tokens)
-    overlap = None if overlap is None else _whole("overlap", overlap)
-    if max_tokens < 1:
-        raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")
-    if overlap is None:  # of the budget used: of a larger size it would be clamped and reported as asked for
-        overlap = default_overlap(min(max_tokens, MAX_SETTING))
-    if overlap < 0:
-        raise ValueError(f"overlap must be 0 or more, not {overlap}")
-    warnings = []
-    budget, asked_overlap, overlap = min(max_tokens, MAX_SETTING), overlap, min(overlap, MAX_SETTING)
-    if encoding != "chars" and budget < MIN_BPE_BUDGET:
-        budget = MIN_BPE_BUDGET
-        warnings.append(
-            f"max_tokens {max_tokens} is too small: one character can take up to {MIN_BPE_BUDGET} tokens,"
-            f" so chunks use a budget of {MIN_BPE_BUDGET}."
-        )
-    elif budget == 1:
-        warnings.append("max_tokens 1 makes every character its own chunk.")
-    limit = budget // 2
-    if overlap > limit:
-        warnings.append(
-            f"overlap {asked_overlap} is more than half of the {budget}-token budget;"
-            f" it was clamped to {limit} so every chunk still adds new text."
-        )
-        overlap = limit
-    return budget, overlap, warnings
-
-
-class Document:
-    """Everything that depends only on the text, computed on first use and kept:
-    the text with lone surrogates repaired, its Markdown outline, its candidate
-    cuts, and one token index per encoding. Chunk it as often as you like with
-    different settings; only the packing runs again.
-
-    `language` says what the text is: None (or "text") for prose and Markdown,
-    a code language ("python", "go"... see languages.py) for source code, or
-    "auto" to decide from strong signals in the text (`language_note` says why).
-    In code, '#' lines are no headings, `headings` is the definition path, the
-    smart strategy cuts by the code ladder and chunks start at a line start."""
-
-    def __init__(self, text: str, language: str | None = None):
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
-        self.text, surrogates = replace_surrogates(text)
-        self.warnings = [f"{surrogates} lone surrogate code point(s) were replaced by U+FFFD."] if surrogates else []
-        self._indexes: dict[tuple, TokenIndex | CharIndex] = {}  # by Tokenizer.key
-        self.language_note = ""
-        if language == "auto":
-            language, self.language_note = detect(self.text)
-        elif language is not None:
-            language = resolve(language)
-            self.language_note = "given"
-        self.language = None if language == "text" else language
-
-    @property
-    def is_code(self) -> bool:
-        return self.language in CODE_LANGUAGES
-
-    @cached_property
-    def structure(self):
-        """The code structure (codescan.py); plain lines for a text that is not code."""
-        return scan(self.text, self.language if self.is_code else "text")
-
-    @cached_property
-    def outline(self) -> Outline | CodeOutline:
-        return CodeOutline(self.structure) if self.is_code else Outline(self.text)
-
-    @cached_property
-    def separators(self) -> Separators:
-        """The prose cuts; fenced blocks of a known language are cut as their code (fenced.py)."""
-        return separators_for(self.text, self.outline)
-
-    @cached_property
-    def cohesion(self) -> topics.Cohesion:
-        """The content words, for where the topic shifts (the topics strategy)."""
-        return topics.Cohesion(self.text)
-
-    @cached_property
-    def code_separators(self) -> CodeSeparators:
-        """The code ladder's cuts (the code strategy; smart, for code)."""
-        outline = self.outline if self.is_code else CodeOutline(self.structure)
-        return CodeSeparators(self.text, outline, self.structure)
-
-    def read_as(self, language: str | None) -> "Document":
-        """The same text as another language: a new Document that keeps this one's
-        token indexes (they depend on the text only)."""
-        doc = Document(self.text, language or "text")
-        doc.warnings = list(self.warnings)
-        doc._indexes = self._indexes
-        return doc
-
-    @cached_property
-    def chunk_start(self) -> Callable[[int], int]:
-        """Where the chunk after a cut starts, a function of the cut: prose skips the
-        whitespace; code (and a fenced block of code) starts at the line start,
-        keeping the indentation. (The separators' own method: the packer asks often.)"""
-        return (self.code_separators if self.is_code else self.separators).chunk_start
-
-    @cached_property
-    def stop(self) -> int:
-        """The end of the last non-whitespace character."""
-        return trim_end(self.text, 0, len(self.text))
-
-    @cached_property
-    def first(self) -> int:
-        """Where the first chunk starts: the first non-whitespace character (code:
-        the start of its line)."""
-        return self.chunk_start(0) if self.stop else 0
-
-    def index(self, encoding: str) -> TokenIndex | CharIndex:
-        """The token index of this encoding (with the current backend), kept for the next run."""
-        tokenizer = get_tokenizer(encoding)
-        index = self._indexes.get(tokenizer.key)
-        if index is None:
-            index = self._indexes[tokenizer.key] = tokenizer.index(self.text)
-        return index
-
-    def chunk(
-        self, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base", overlap_unit=DEFAULT_OVERLAP_UNIT
-    ) -> Result:
-        """All chunks of this document with these settings (the language is the Document's)."""
-        return ChunkJob(
-            self, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit
-        ).result()
-
-
-# -- named values the packer passes around -----------------------------------
-class Window(NamedTuple):
-    """Where the chunk starting at `a` may end: a cut in (floor, hi]."""
-
-    a: int
-    floor: int
-    hi: int
-
-
-class Candidate(NamedTuple):
-    """A place a chunk may end, and its level (HEADING ... TOKEN, or END)."""
-
-    cut: int
-    level: int
-
-
-class Ending(NamedTuple):
-    """The chosen end of a chunk: its cut, level, end (trailing whitespace dropped) and exact count."""
-
-    cut: int
-    level: int
-    end: int
-    tokens: int
-
-
-class Overlap(NamedTuple):
-    """Where the next chunk starts inside this one's tail, and the exact count of the repeated text."""
-
-    start: int
-    tokens: int
-
+from .cuts import Candidate, Ending, Overlap, Window
+from .document import Document
+from .policies import POLICIES
+from .settings import overlap_range, settle
 
 class ChunkJob:
     """Chunks one document incrementally: step() returns the next chunks within a
@@ -648,88 +424,6 @@ class ChunkJob:
                 return None
         start = skip_space(text, i)
         return start if start < end else None
-
-
-# -- one small policy per kind of strategy -------------------------------------
-class StructureFirst:
-    """smart: the strongest break, nearest two-thirds of the budget (balanced_cut);
-    where no heading, paragraph, line or sentence break leaves the chunk a quarter
-    full, the strongest cut that keeps it reasonably full (structure_first)."""
-
-    whole_rest_fits_one_chunk = True
-
-    def __init__(self, strategy: Strategy):
-        self.levels = strategy.levels
-
-    def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        return job.balanced_cut(w) or job.structure_first(w, self.levels)
-
-
-class TopicShifts(StructureFirst):
-    """topics: where the topic shifts most for the strength of the cut, among the
-    heading, paragraph, line and sentence cuts that keep the chunk at least a
-    quarter full (topics.py); where there is none, as smart."""
-
-    def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        return job.topic_cut(w) or job.structure_first(w, self.levels)
-
-
-class Farthest:
-    """paragraphs, lines, sentences: the farthest cut of the strategy's levels (the
-    stronger level on a tie); a unit too big alone is split structure-first below them."""
-
-    whole_rest_fits_one_chunk = True
-
-    def __init__(self, strategy: Strategy):
-        self.levels = strategy.levels
-        self.fallback_levels = strategy.fallback_levels
-
-    def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        found = list(job.candidates(w, self.levels))
-        strong = [c for c in found if not job.seps.is_weak(c.cut)]  # fenced code: see structure_first
-        best = max(strong or found, key=lambda c: c.cut, default=None)
-        return best or job.structure_first(w, self.fallback_levels)
-
-
-class Sections(Farthest):
-    """markdown: a cut before every heading, even when the rest would fit the budget."""
-
-    whole_rest_fits_one_chunk = False
-
-    def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        heading = job.heading_cut(w)
-        if heading is not None:
-            return heading
-        if w.hi >= job.stop:
-            return Candidate(job.stop, END)
-        return super().pick(job, w)
-
-
-class CodeFirst:
-    """code (and smart on code): the code ladder, see ChunkJob.code_first."""
-
-    whole_rest_fits_one_chunk = True
-
-    def __init__(self, strategy: Strategy):
-        self.levels = strategy.levels
-
-    def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        return job.code_first(w, self.levels)
-
-
-class Windows:
-    """tokens: fixed token windows, cut between tokens only."""
-
-    whole_rest_fits_one_chunk = True
-
-    def __init__(self, strategy: Strategy):
-        pass
-
-    def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        return job.token_cut(w)
-
-
-POLICIES = {STRUCTURE: StructureFirst, TOPICS: TopicShifts, FARTHEST: Farthest, SECTIONS: Sections, WINDOWS: Windows, CODE: CodeFirst}
 
 
 def chunk_document(

@@ -1,0 +1,120 @@
+"""Document once, settings many: what depends only on the text is a Document,
+prepared lazily and kept (outline, candidate cuts, a token index per tokenizer);
+chunking it with other settings only packs again (packer.py).
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Callable
+
+from . import topics
+from ..tokenizer.chars import CharIndex
+from ..tokenizer.index import TokenIndex
+from ..code.scan import scan
+from ..code.cuts import CodeOutline, CodeSeparators
+from ..text.fenced import separators_for
+from ..code.languages import CODE_LANGUAGES, detect, resolve
+from ..text.markdown import Outline
+from ..model import DEFAULT_OVERLAP_UNIT, Result
+from ..text.separators import Separators, trim_end
+from ..textio import replace_surrogates
+from ..tokenizer.registry import get_tokenizer
+
+class Document:
+    """Everything that depends only on the text, computed on first use and kept:
+    the text with lone surrogates repaired, its Markdown outline, its candidate
+    cuts, and one token index per encoding. Chunk it as often as you like with
+    different settings; only the packing runs again.
+
+    `language` says what the text is: None (or "text") for prose and Markdown,
+    a code language ("python", "go"... see languages.py) for source code, or
+    "auto" to decide from strong signals in the text (`language_note` says why).
+    In code, '#' lines are no headings, `headings` is the definition path, the
+    smart strategy cuts by the code ladder and chunks start at a line start."""
+
+    def __init__(self, text: str, language: str | None = None):
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        self.text, surrogates = replace_surrogates(text)
+        self.warnings = [f"{surrogates} lone surrogate code point(s) were replaced by U+FFFD."] if surrogates else []
+        self._indexes: dict[tuple, TokenIndex | CharIndex] = {}  # by Tokenizer.key
+        self.language_note = ""
+        if language == "auto":
+            language, self.language_note = detect(self.text)
+        elif language is not None:
+            language = resolve(language)
+            self.language_note = "given"
+        self.language = None if language == "text" else language
+
+    @property
+    def is_code(self) -> bool:
+        return self.language in CODE_LANGUAGES
+
+    @cached_property
+    def structure(self):
+        """The code structure (codescan.py); plain lines for a text that is not code."""
+        return scan(self.text, self.language if self.is_code else "text")
+
+    @cached_property
+    def outline(self) -> Outline | CodeOutline:
+        return CodeOutline(self.structure) if self.is_code else Outline(self.text)
+
+    @cached_property
+    def separators(self) -> Separators:
+        """The prose cuts; fenced blocks of a known language are cut as their code (fenced.py)."""
+        return separators_for(self.text, self.outline)
+
+    @cached_property
+    def cohesion(self) -> topics.Cohesion:
+        """The content words, for where the topic shifts (the topics strategy)."""
+        return topics.Cohesion(self.text)
+
+    @cached_property
+    def code_separators(self) -> CodeSeparators:
+        """The code ladder's cuts (the code strategy; smart, for code)."""
+        outline = self.outline if self.is_code else CodeOutline(self.structure)
+        return CodeSeparators(self.text, outline, self.structure)
+
+    def read_as(self, language: str | None) -> "Document":
+        """The same text as another language: a new Document that keeps this one's
+        token indexes (they depend on the text only)."""
+        doc = Document(self.text, language or "text")
+        doc.warnings = list(self.warnings)
+        doc._indexes = self._indexes
+        return doc
+
+    @cached_property
+    def chunk_start(self) -> Callable[[int], int]:
+        """Where the chunk after a cut starts, a function of the cut: prose skips the
+        whitespace; code (and a fenced block of code) starts at the line start,
+        keeping the indentation. (The separators' own method: the packer asks often.)"""
+        return (self.code_separators if self.is_code else self.separators).chunk_start
+
+    @cached_property
+    def stop(self) -> int:
+        """The end of the last non-whitespace character."""
+        return trim_end(self.text, 0, len(self.text))
+
+    @cached_property
+    def first(self) -> int:
+        """Where the first chunk starts: the first non-whitespace character (code:
+        the start of its line)."""
+        return self.chunk_start(0) if self.stop else 0
+
+    def index(self, encoding: str) -> TokenIndex | CharIndex:
+        """The token index of this encoding (with the current backend), kept for the next run."""
+        tokenizer = get_tokenizer(encoding)
+        index = self._indexes.get(tokenizer.key)
+        if index is None:
+            index = self._indexes[tokenizer.key] = tokenizer.index(self.text)
+        return index
+
+    def chunk(
+        self, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base", overlap_unit=DEFAULT_OVERLAP_UNIT
+    ) -> Result:
+        """All chunks of this document with these settings (the language is the Document's)."""
+        from .packer import ChunkJob  # (the packer imports Document)
+
+        return ChunkJob(
+            self, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit
+        ).result()
