@@ -24,6 +24,7 @@ import adversarial  # noqa: E402
 import codebench  # noqa: E402
 from timing import best_of, paired_ratio, times_in_turns  # noqa: E402
 import corpus  # noqa: E402
+import documents  # noqa: E402
 
 from chunkwise import stats
 from chunkwise.tokenizer import registry as tokenizers  # noqa: E402
@@ -289,6 +290,7 @@ SECTIONS = {
     "pyodide_hf": lambda runs, quick: pyodide_hf_section(quick),
     "browser": lambda runs, quick: browser_section(),
     "corpus": corpus_section,
+    "documents": lambda runs, quick: documents.section(quick, table),
     "adversarial": lambda runs, quick: adversarial_section(),
 }
 ON_REQUEST = {"adversarial"}  # minutes and GBs: only when asked for by name (or --adversarial)
