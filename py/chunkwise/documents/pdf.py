@@ -93,24 +93,36 @@ def _word_gaps(operator, operands, cm, tm) -> None:
     operands[0][:] = parts
 
 
-def page_texts(data: bytes, progress=None) -> list[str]:
-    """Each page's text as pypdf extracts it (with the word gaps above)."""
+def _reason(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def page_texts(data: bytes, progress=None) -> tuple[list[str], list[int]]:
+    """Each page's text as pypdf extracts it (with the word gaps above), and the pages whose
+    content could not be read (their text is empty; the others are kept)."""
     with _quiet():
         try:
             reader = _reader(data)
             pages = reader.pages
             total = len(pages)
-            texts = []
-            for number, page in enumerate(pages, 1):
-                texts.append(page.extract_text(visitor_operand_before=_word_gaps) or "")
-                if progress:
-                    progress(number, total)
-            return texts
         except DocumentError:
             raise
         except Exception as error:  # pypdf raises many kinds on a broken file: one line, no traceback
-            reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            raise DocumentError(f"not a readable PDF ({reason})") from None
+            raise DocumentError(f"not a readable PDF ({_reason(error)})") from None
+        texts, failed, first_error = [], [], None
+        for number in range(1, total + 1):
+            try:
+                texts.append(pages[number - 1].extract_text(visitor_operand_before=_word_gaps) or "")
+            except Exception as error:  # one broken page costs only itself
+                texts.append("")
+                failed.append(number)
+                first_error = first_error or error
+            if progress:
+                progress(number, total)
+        if total and len(failed) == total:
+            raise DocumentError(f"not a readable PDF ({_reason(first_error)})")
+        return texts, failed
 
 
 def _key(line: str) -> str:
@@ -160,7 +172,7 @@ def _join(lines: list[str]) -> str:
 
 def extract_pdf(data: bytes, progress=None) -> Extracted:
     """A PDF's text layer with page offsets; DocumentError when it has none or cannot be read."""
-    texts = page_texts(data, progress)
+    texts, failed = page_texts(data, progress)
     pages = [_trim([line.strip() for line in text.splitlines()]) for text in texts]
     running = _running_lines(pages)
     dropped = 0
@@ -189,10 +201,16 @@ def extract_pdf(data: bytes, progress=None) -> Extracted:
     notice = f"PDF: {len(pages):,} pages, {words(text):,} words"
     if dropped:
         notice += f"; dropped {dropped:,} running header and footer lines"
+    if failed:
+        notice += f"; {len(failed):,} page{'s' if len(failed) > 1 else ''} could not be read ({_pages(failed)})"
+        empty = [n for n in empty if n not in set(failed)]
     if empty:
-        shown = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
-        notice += f"; {len(empty):,} page{'s' if len(empty) > 1 else ''} without a text layer ({shown})"
+        notice += f"; {len(empty):,} page{'s' if len(empty) > 1 else ''} without a text layer ({_pages(empty)})"
     return Extracted(text, "pdf", notice, tuple(starts))
+
+
+def _pages(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
 
 
 def _trim(lines: list[str]) -> list[str]:
