@@ -14,7 +14,7 @@ import chunkwise
 from chunkwise import stats
 from chunkwise.tokenizer.hf import files as hf_registry
 from chunkwise.tokenizer.index import TokenIndex
-from chunkwise.model import STRATEGIES
+from chunkwise.packing.strategies import STRATEGIES
 from chunkwise.tokenizer.registry import get_tokenizer
 from conftest import assert_invariants
 from hf_files import CORPUS, tokenizer_path

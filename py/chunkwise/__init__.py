@@ -17,7 +17,8 @@ from .packing.packer import chunk_document
 from .packing.settings import default_overlap
 from .tokenizer.hf.files import register_file as register_tokenizer
 from .code.languages import LANGUAGES
-from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES, Chunk, ChunkwiseWarning, Result, Settings
+from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, Chunk, ChunkwiseWarning, Result, Settings
+from .packing.strategies import STRATEGIES
 
 __all__ = [
     "BOUNDARIES",

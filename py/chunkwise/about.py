@@ -7,21 +7,11 @@ from __future__ import annotations
 from ._version import __version__
 from .packing.settings import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
 from .code.languages import LANGUAGES
-from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, STRATEGIES
+from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS
 from .presets import PRESETS
-from .packing.strategies import SPECS
+from .packing.strategies import SPECS, STRATEGIES
 
-# Labels as the page shows them, and one line of help each.
-STRATEGY_LABELS = {
-    "smart": "Smart",
-    "topics": "Topic shifts",
-    "paragraphs": "Paragraphs",
-    "markdown": "Markdown headings",
-    "lines": "Lines",
-    "sentences": "Sentences",
-    "tokens": "Fixed tokens",
-    "code": "Code",
-}
+# Encoding labels as the page shows them, and one line of help each.
 ENCODING_HELP = {
     "cl100k_base": ("cl100k_base (GPT-4, GPT-3.5)", "OpenAI's tokenizer of GPT-4, GPT-3.5 and text-embedding-3."),
     "o200k_base": ("o200k_base (GPT-4o and later)", "OpenAI's tokenizer of GPT-4o and later models."),
@@ -64,11 +54,11 @@ OVERLAP_RULE = "an eighth of the chunk size, rounded down"
 
 def describe() -> dict:
     """Everything a front end needs to offer the engine's settings, as plain data (JSON-ready)."""
-    assert tuple(SPECS) == STRATEGIES and tuple(BOUNDARY_HELP) == BOUNDARIES and tuple(OVERLAP_UNIT_HELP) == OVERLAP_UNITS
+    assert tuple(BOUNDARY_HELP) == BOUNDARIES and tuple(OVERLAP_UNIT_HELP) == OVERLAP_UNITS
     return {
         "version": __version__,
         "strategies": [
-            {"name": name, "label": STRATEGY_LABELS[name], "help": SPECS[name].help} for name in STRATEGIES
+            {"name": s.name, "label": s.label, "help": s.help} for s in SPECS.values()
         ],
         "encodings": [
             {"name": name, "label": ENCODING_HELP[name][0], "help": ENCODING_HELP[name][1]} for name in ENCODINGS

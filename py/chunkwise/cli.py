@@ -17,7 +17,8 @@ from .packing.packer import chunk_document
 from .packing.settings import MAX_SETTING, default_overlap
 from .tokenizer.hf.files import register_file
 from .code.languages import LANGUAGES, choose, resolve
-from .model import ENCODINGS, OVERLAP_UNITS, STRATEGIES
+from .model import ENCODINGS, OVERLAP_UNITS
+from .packing.strategies import STRATEGIES
 from .presets import PRESETS, model_settings, truncation_warning
 from .textio import check_encoding, decode_bytes
 from .documents import DocumentError, read_input

@@ -14,7 +14,6 @@ BOUNDARIES = (
 # Cut levels proper (every boundary but "end"), as ranks: 0 is the strongest.
 HEADING, DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE, SENTENCE, PHRASE, WORD, TOKEN = range(10)
 
-STRATEGIES = ("smart", "topics", "paragraphs", "markdown", "lines", "sentences", "tokens", "code")
 ENCODINGS = ("cl100k_base", "o200k_base", "chars")
 # Where an overlap may start: "unit", where a unit of the strategy starts (a
 # sentence, line or paragraph) near the requested size; "word", at a word start,

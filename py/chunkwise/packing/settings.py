@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import operator
 
-from ..model import DEFAULT_OVERLAP_UNIT, OVERLAP_UNITS, STRATEGIES
+from ..model import DEFAULT_OVERLAP_UNIT, OVERLAP_UNITS
+from .strategies import STRATEGIES
 from ..tokenizer.registry import check_encoding
 
 # Any single code point is at most 4 UTF-8 bytes, each a token of its own at worst.

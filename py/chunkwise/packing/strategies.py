@@ -47,11 +47,12 @@ CODE = "code"  # STRUCTURE on the code ladder, the shallowest cut of a level fir
 @dataclass(frozen=True)
 class Strategy:
     name: str
+    label: str  # as the page names it
     help: str  # one sentence: the CLI's --help, the page and the README read it
     kind: str  # STRUCTURE, TOPICS, FARTHEST, SECTIONS, WINDOWS or CODE
     levels: tuple[int, ...]  # where the strategy may cut; strongest first
     # Where an overlap may start with overlap_unit="unit": the starts of these
-    # levels' units, strongest group first (see engine.overlap_range for how far
+    # levels' units, strongest group first (see settings.overlap_range for how far
     # from the requested overlap); None: between tokens (the fixed windows).
     overlap_starts: tuple[tuple[int, ...], ...] | None = ((PARAGRAPH, LINE, SENTENCE),)
     # True: with no unit start in range, no overlap rather than part of a unit.
@@ -71,6 +72,7 @@ SPECS = {
     for s in (
         Strategy(
             "smart",
+            "Smart",
             "Structure first: cuts before headings, then at blank lines, line breaks, sentence ends,"
             " phrase breaks and words, and only then between tokens; of the strongest breaks, the one"
             " nearest two-thirds of the budget.",
@@ -79,6 +81,7 @@ SPECS = {
         ),
         Strategy(
             "topics",
+            "Topic shifts",
             "Cuts where the topic shifts: of the heading, paragraph, line and sentence breaks that keep"
             " a chunk at least a quarter full, the one whose two sides share the fewest words, for its strength;"
             " about 2-3 times smart's time.",
@@ -87,6 +90,7 @@ SPECS = {
         ),
         Strategy(
             "paragraphs",
+            "Paragraphs",
             "Whole paragraphs (blank-line blocks) packed together; a paragraph is split only if it alone is too big.",
             FARTHEST,
             (HEADING, PARAGRAPH),
@@ -94,19 +98,21 @@ SPECS = {
         ),
         Strategy(
             "markdown",
+            "Markdown headings",
             "One chunk per Markdown heading section (a heading with no text of its own joins the next);"
             " long sections are split further.",
             SECTIONS,
             (HEADING,),
         ),
-        Strategy("lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, LINE),
+        Strategy("lines", "Lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, LINE),
                  overlap_starts=((PARAGRAPH, LINE), (SENTENCE,))),  # long lines of prose: a sentence before a word
-        Strategy("sentences", "Whole sentences packed together (a sentence is split only if it alone is too big);"
+        Strategy("sentences", "Sentences", "Whole sentences packed together (a sentence is split only if it alone is too big);"
                  " an overlap is whole sentences or none.", FARTHEST,
                  (HEADING, PARAGRAPH, SENTENCE), whole_units=True),
-        Strategy("tokens", "Fixed windows of tokens: the naive baseline, ignores structure.", WINDOWS, (), overlap_starts=None),
+        Strategy("tokens", "Fixed tokens", "Fixed windows of tokens: the naive baseline, ignores structure.", WINDOWS, (), overlap_starts=None),
         Strategy(
             "code",
+            "Code",
             "Source code: cuts between definitions (with their comments and decorators), then between"
             " nested ones, at blank lines and line ends outside strings and comments, shallowest first;"
             " smart does this by itself when the language is known.",
@@ -116,3 +122,5 @@ SPECS = {
         ),
     )
 }
+
+STRATEGIES = tuple(SPECS)  # the names, in the order the CLI, the page and the README list them
