@@ -168,3 +168,13 @@ def test_ray_chunk_rows_reads_binary_files_as_the_cli_does(files, tmp_path):
     assert sorted(got, key=key) == sorted(expected, key=key)
     assert {r["doc_id"] for r in got if r["error"]} == {"bad.pdf"}
     assert any(r["pages"] for r in got if r["doc_id"] == "fhs.pdf")
+
+
+def test_the_session_reports_a_pdfs_pages_as_they_are_read(files):
+    seen = []
+    opened = json.loads(Session().open_file((files / "fhs.pdf").read_bytes(), None, "fhs.pdf", lambda done, total: seen.append((done, total))))
+    assert seen == [(page, 50) for page in range(1, 51)] and opened["document"]["pages"] == 50
+    # page starts in UTF-16 units, as the page indexes its text
+    text = opened["text"]
+    starts = opened["document"]["page_starts"]
+    assert starts[0] == 0 and starts == sorted(starts) and starts[-1] < len(text.encode("utf-16-le")) // 2

@@ -75,14 +75,15 @@ class Session:
         self.files_pages: list = []  # several files: each document's page starts (() but a PDF's), None for text
 
     # -- the document --------------------------------------------------------
-    def open_file(self, data, encoding: str | None = None, name: str | None = None) -> str:
+    def open_file(self, data, encoding: str | None = None, name: str | None = None, progress=None) -> str:
         """A file's bytes (a JS Uint8Array, or bytes) become the document, read exactly as
         the CLI reads files: HTML, PDF and DOCX extracted (by `name`'s extension, else the
         first bytes), text decoded (`encoding`: the codec the user picked, as the CLI's
         --input-encoding; None detects). A binary file (an image, an executable) or a
         document that cannot be read raises DocumentError, a ValueError: one sentence.
         -> JSON {text, info, size, document}: document is null for text, else {format,
-        notice, pages, page_starts (UTF-16 offsets)}, and info.message is the notice."""
+        notice, pages, page_starts (UTF-16 offsets)}, and info.message is the notice.
+        `progress(done, total)`, when given (a JS function), is called after each PDF page."""
         raw = bytes(data if isinstance(data, (bytes, bytearray)) else data.to_bytes())
         self.document = self.job = self.finished = self.extracted = None
         if kind(raw, name or None) is None:
@@ -91,7 +92,7 @@ class Session:
             text, info = decode_bytes(raw, encoding or None)
             self._replace(text)
             return _json({"text": self.document.text, "info": info, "size": self.size(), "document": None})
-        text, notice, extracted = read_input(raw, name or None)
+        text, notice, extracted = read_input(raw, name or None, progress=progress)
         self._replace(text)
         self.extracted = extracted
         summary = extracted.info() | {"page_starts": [self.utf16(p) for p in extracted.page_starts]}
