@@ -224,3 +224,20 @@ def test_kind_and_binary_kind():
     assert binary_kind(b"\x00\xff\xfe\x00" * 100 + b"\x80\x81") is not None
     with pytest.raises(DocumentError, match="^not a document chunkwise reads: a PNG image$"):
         extract(b"\x89PNG\r\n\x1a\n....", "x.png")
+
+
+def test_html_tag_soup_never_fails():
+    """Unbalanced, misnested, stray end tags (a </ul> with no list open popped an empty list)."""
+    import random
+
+    tags = ["p", "div", "li", "ul", "ol", "table", "tr", "td", "th", "pre", "code", "h1", "h3", "blockquote", "br",
+            "b", "script", "nav", "main", "span", "hr", "header", "dl", "dd", "dt", "select", "option", "template"]
+    pieces = ["text", "a|b", "  x\n y", "&amp;", "```", "<!-- c -->", "é", "<", "&#0;"]
+    rng = random.Random(7)
+    for _ in range(2000):
+        soup = "".join(
+            f"<{rng.choice(tags)}>" if r < 0.4 else f"</{rng.choice(tags)}>" if r < 0.7 else rng.choice(pieces)
+            for r in (rng.random() for _ in range(rng.randint(1, 60))))
+        text = extract(soup.encode(), "soup.html").text
+        assert "\n\n\n" not in text and text == text.rstrip(), soup
+    assert extract(b"</ul></ol></li>text</table></td>", "x.html").text == "text"

@@ -69,10 +69,12 @@ def decode_html(data: bytes) -> tuple[str, str | None]:
 class _Open:
     """An element on the stack, with what closing it undoes."""
 
-    __slots__ = ("tag", "skip", "content")
+    __slots__ = ("tag", "skip", "content", "effect", "saved")
 
     def __init__(self, tag: str, skip: bool = False, content: bool = False):
         self.tag, self.skip, self.content = tag, skip, content
+        self.effect = None  # what its start tag did ("list", "cell", ...): its end undoes exactly that
+        self.saved = 0
 
 
 class _Converter(HTMLParser):
@@ -138,7 +140,7 @@ class _Converter(HTMLParser):
             return
         line = "".join(self.line).rstrip()
         self.line = []
-        if line.strip(" >") or (keep_empty and self.lines):
+        if line.strip(" >") or (keep_empty and self.lines and self.lines[-1]):  # <br><br>: one blank line at most
             self.lines.append(line)
 
     def break_block(self) -> None:
@@ -190,39 +192,54 @@ class _Converter(HTMLParser):
             if tag == "code" and not self.pre_class:
                 self.pre_class = classes
             return
+        entry.effect = self._start_effect(tag, attrs, classes)
+
+    def _start_effect(self, tag: str, attrs: dict, classes: str) -> str | None:
         if self.tables and tag == "table":
             self.tables += 1
-        elif tag == "table":
+            return "nested table"
+        if tag == "table":
             self.boundary()
             self.tables, self.table = 1, []
-        elif self.tables == 1 and tag == "tr":
+            return "table"
+        if self.tables == 1 and tag == "tr":
             self.table.append([])
             self.cell = None
-        elif self.tables == 1 and tag in CELLS:
+            return None
+        if self.tables == 1 and tag in CELLS:
             if not self.table:
                 self.table.append([])
             self.cell = []
-        elif self.cell is not None:
+            return "cell"
+        if self.cell is not None:  # inside a cell (or a nested table): text of that cell
             if tag in BLOCKS or tag in CELLS or tag == "tr":
                 self.cell.append(" ")
-        elif tag == "pre":
+            return None
+        if tag == "pre":
             self.boundary()
             self.pre, self.pre_class = [], classes
-        elif tag in HEADINGS:
+            return "pre"
+        if tag in HEADINGS:
             self.break_block()
             self.heading = HEADINGS[tag]
-        elif tag in LISTS:
+            return "heading"
+        if tag in LISTS:
             start = attrs.get("start") or "1"
             self.break_line() if self.lists else self.break_block()
             self.lists.append([tag == "ol", int(start) if start.isdigit() else 1])
-        elif tag == "li":
+            return "list"
+        if tag == "li":
             self.break_line()
             self.item_start = bool(self.lists)
-        elif tag == "blockquote":
+            return "item"
+        if tag == "blockquote":
             self.boundary()
             self.quote += 1
-        elif tag in BLOCKS:
+            return "quote"
+        if tag in BLOCKS:
             self.boundary()
+            return "block"
+        return None
 
     def handle_endtag(self, tag: str) -> None:
         if tag in VOID or not self.open_count.get(tag):
@@ -250,39 +267,32 @@ class _Converter(HTMLParser):
     def _pop(self) -> _Open:
         entry = self.stack.pop()
         self.open_count[entry.tag] -= 1
-        tag = entry.tag
         self.in_content -= entry.content
         if entry.skip:
             self.skipping -= 1
-        if self.skipping:
-            return entry
-        if self.pre is not None:
-            if tag == "pre":
-                self._end_pre()
-            return entry
-        if self.tables > 1:
-            self.tables -= 1 if tag == "table" else 0
-            return entry
-        if self.tables == 1:
-            if tag in CELLS and self.cell is not None:
-                self.table[-1].append("".join(self.cell).strip().replace("|", "\\|"))
-                self.cell = None
-            elif tag == "table":
-                self._end_table()
-            return entry
-        if tag in HEADINGS:
+        effect = entry.effect
+        if effect == "pre":
+            self._end_pre()
+        elif effect == "nested table":
+            self.tables -= 1
+        elif effect == "table":
+            self._end_table()
+        elif effect == "cell" and self.cell is not None:
+            self.table[-1].append("".join(self.cell).strip().replace("|", "\\|"))
+            self.cell = None
+        elif effect == "heading":
             self.break_block()
             self.heading = 0
-        elif tag in LISTS:
+        elif effect == "list":
             self.lists.pop()
             self.break_line() if self.lists else self.break_block()
-        elif tag == "li":
+        elif effect == "item":
             self.break_line()
             self.item_start = False
-        elif tag == "blockquote":
+        elif effect == "quote":
             self.break_block()
             self.quote -= 1
-        elif tag in BLOCKS:
+        elif effect == "block":
             self.boundary()
         return entry
 
