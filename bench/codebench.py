@@ -14,7 +14,7 @@ import pathlib
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
-from chunkwise.code.scan import CODE
+from chunkwise.code.structure import CODE
 from chunkwise.packing.document import Document
 from chunkwise.packing.packer import chunk_document
 from chunkwise.code.languages import from_filename

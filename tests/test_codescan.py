@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.code.scan import COMMENT, STRING, scan
+from chunkwise.code.scan import scan
+from chunkwise.code.structure import COMMENT, STRING
 from chunkwise.packing.document import Document
 from chunkwise.code.languages import CODE_LANGUAGES, LANGUAGES, detect, from_filename, resolve
 from code_samples import SAMPLES

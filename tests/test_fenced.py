@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.code.scan import CODE, scan
+from chunkwise.code.scan import scan
+from chunkwise.code.structure import CODE
 from chunkwise.code.languages import fence_language
 from chunkwise.text.markdown import scan_markdown
 from chunkwise.text.separators import trim_end

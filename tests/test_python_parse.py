@@ -1,7 +1,7 @@
 """Which Python code chunkwise hands to Python's own parser (`ast`), and which the
 scanner reads instead: the choice must be the same on CPython 3.11 (the CLI) and
 Pyodide's Python 3.14 (the page), and no text may overflow the page's stack.
-(codescan._parser_may_read; issue 29, findings 1 and 10.)"""
+(code/python_ast.py: _parser_may_read; issue 29, findings 1 and 10.)"""
 from __future__ import annotations
 
 import ast
@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunkwise.code import scan as codescan
-from chunkwise.code.scan import _DEPTH_LIMIT, _parser_may_read, scan
+from chunkwise.code import python_ast
+from chunkwise.code.python_ast import _DEPTH_LIMIT, _parser_may_read
+from chunkwise.code.scan import scan
 from code_samples import SAMPLES
 
 HEAD = "import os\n\n\ndef main():\n    return os.getcwd()\n\n\n"
@@ -164,7 +165,7 @@ def test_what_the_depth_check_lets_through_nests_no_deeper_than_its_limit(runs, 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "1else": a DeprecationWarning in 3.11, a SyntaxWarning from 3.12 on
-            tree = ast.parse(text, feature_version=codescan.AST_GRAMMAR)
+            tree = ast.parse(text, feature_version=python_ast.AST_GRAMMAR)
     except (SyntaxError, RecursionError, MemoryError):
         return
     if _parser_may_read(text):

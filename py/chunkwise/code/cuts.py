@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from .scan import CODE, CodeStructure
+from .structure import CODE, CodeStructure
 from ..model import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
 from ..text.separators import Separators
 from ..unicode.whitespace import skip_space

@@ -1,6 +1,6 @@
 """The languages chunkwise knows: how to recognise each (file extension, explicit
 name, strong signals in pasted text) and what its scanner needs to know about it
-(comments, string literals, how definitions look). codescan.py does the scanning.
+(comments, string literals, how definitions look). scan.py does the scanning.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class Language:
     filenames: tuple[str, ...] = ()  # whole file names (Makefile, Dockerfile)
     line_comments: tuple[str, ...] = ()
     block_comments: tuple[tuple[str, str, bool], ...] = ()  # (open, close, nests)
-    strings: tuple[str, ...] = ()  # string kinds, see codescan._STRING_KINDS
+    strings: tuple[str, ...] = ()  # string kinds, see lexer._OPENER
     structure: str = "braces"  # braces | indent | python | yaml | toml | sql | markup | none
     decl: str | None = None  # a definition line (after its indentation)
     transparent: str | None = None  # containers that do not count as a nesting level

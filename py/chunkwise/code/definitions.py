@@ -1,0 +1,273 @@
+"""The definitions a scan finds: where each starts and ends (by braces, indentation,
+TOML tables, SQL statements, YAML keys), its label ("class Parser", "fn main",
+".btn"), and once the text is read (_finish), the comments and attributes attached
+above each, their nesting and their levels."""
+from __future__ import annotations
+
+import re
+
+from ..unicode import classes as uniclass
+from .languages import Language
+from .structure import _INDENT, CODE, COMMENT, STRING, Definition
+
+_SPACE_RUN = re.compile(r"\s+")
+# Lines that continue the statement of the line before (brace languages).
+_CONTINUES_LINE = re.compile(r"(?:\{|:|\.|,|\?|&&|\|\||->|=>|throws\b|extends\b|implements\b|where\b|requires\b|const\b|noexcept\b|override\b|final\b)")
+_CONTINUED_BY = (",", "(", "=", "->", "=>", "&&", "||", ":", "+", "-", "|", "&", "\\")
+_LABEL_KEYWORD = re.compile(
+    r"\b(class|interface|enum|struct|trait|impl|fn|func|fun|function|def|module|namespace|object|record|protocol|"
+    r"extension|union|type|typealias|actor|mod|macro_rules!|delegate|const|let|var)\b\s*(?:\([^)]*\)\s*)?([\w$.:~!?\\]+)?"
+)
+_CALL_NAME = re.compile(r"([\w$~.:]*\w)\s*(?:<[^()]*>)?\s*\(")
+
+
+class DefinitionTracker:
+    """The scanner's definitions (scan._Scanner sets the state), called by the lexer
+    at each line start, "{", "}" and ";" outside strings and comments."""
+
+    # -- definitions in brace languages ---------------------------------------
+    def _line_start(self, pos: int) -> None:
+        """At the start of a line (outside strings and comments): definitions."""
+        structure = self.lang.structure
+        if structure in ("none", "markup"):
+            return
+        text = self.text
+        first = _INDENT.match(text, pos).end()
+        if first >= self.n or text[first] in "\r\n":
+            if structure == "braces" and self.pending is not None and self.pending[1] == self.depth:
+                self.pending = None  # a blank line ends a signature that never opened
+            return
+        if self._starts_comment(first):
+            return
+        line = len(self.nls)
+        if structure == "braces":
+            self._brace_line(line, first)
+        elif structure in ("indent", "python", "yaml"):
+            if self.depth == 0:
+                self._indent_line(line, pos, first)
+        elif structure == "toml":
+            if self.depth == 0 and text[first] == "[":
+                m = _TOML_TABLE.match(text, first)
+                if m:
+                    self._end_open(line)
+                    self.open_defs.append((0, line, first, f"[{self.source[m.start(1) : m.end(1)]}]", False))
+        elif structure == "sql":
+            if self.depth == 0 and not self.sql_open:
+                self.sql_open = True
+                self._end_open(line)
+                words = _SQL_WORD.findall(text, first, min(self.n, first + 120))
+                label = " ".join(words[:3])
+                self.open_defs.append((0, line, first, label, False))
+
+    def _starts_comment(self, first: int) -> bool:
+        text = self.text
+        for marker in self.lang.line_comments:
+            if text.startswith(marker, first):
+                return True
+        for open_, _, _ in self.lang.block_comments:
+            if text.startswith(open_, first):
+                return True
+        return False
+
+    def _brace_line(self, line: int, first: int) -> None:
+        text, pending = self.text, self.pending
+        if text[first] in ")]}":
+            return
+        decl = self.decl is not None and self.decl.match(text, first) is not None
+        if pending is not None and pending[1] == self.depth:
+            prev = text[self.nls[-2] + 1 if len(self.nls) > 1 else 0 : self.nls[-1]].rstrip() if self.nls else ""
+            continues = _CONTINUES_LINE.match(text, first) or prev.endswith(_CONTINUED_BY)
+            if continues and not (decl and self.lang.name == "json"):
+                return  # a signature or selector that goes on over lines
+            self.pending = None
+        if decl:
+            self.pending = (line, self.depth, first)
+
+    def _brace_open(self, s: int) -> None:
+        pending = self.pending
+        if pending is not None and pending[1] == self.depth:
+            line, _, first = pending
+            sig = self.source[first:s]
+            transparent = bool(self.transparent and self.transparent.match(self.text, first))
+            self.open_defs.append((self.depth + 1, line, first, _label(sig, self.lang), transparent))
+            self.pending = None
+
+    def _brace_close(self, s: int) -> None:
+        # after the pop: a definition whose body depth was depth + 1 ends here
+        if self.lang.structure != "braces":
+            return
+        while self.open_defs and self.open_defs[-1][0] > self.depth:
+            body, line, first, label, transparent = self.open_defs.pop()
+            end = self.text.find("\n", s)
+            self.raw_defs.append((line, self.n if end == -1 else end + 1, label, transparent))
+
+    def _close_all(self) -> None:
+        for _, line, first, label, transparent in self.open_defs:
+            self.raw_defs.append((line, self.n, label, transparent))
+        self.open_defs = []
+
+    def _end_open(self, line: int) -> None:
+        """End every open (flat) definition at the start of this line."""
+        start = self.nls[line - 1] + 1 if line > 0 else 0
+        for _, l, first, label, transparent in self.open_defs:
+            self.raw_defs.append((l, start, label, transparent))
+        self.open_defs = []
+
+    def _sql_end(self, s: int) -> None:
+        self.sql_open = False
+        end = self.text.find("\n", s)
+        for _, l, first, label, transparent in self.open_defs:
+            self.raw_defs.append((l, self.n if end == -1 else end + 1, label, transparent))
+        self.open_defs = []
+
+    # -- definitions by indentation (Ruby, YAML, Python that does not parse) ----
+    def _indent_line(self, line: int, pos: int, first: int) -> None:
+        text, lang = self.text, self.lang
+        indent = first - pos
+        closing = lang.structure == "indent" and _RUBY_END.match(text, first) is not None
+        continuing = lang.structure == "indent" and _RUBY_CONTINUES.match(text, first) is not None
+        if lang.structure == "yaml" and indent == 0 and _YAML_DOCUMENT.match(text, first):
+            self._end_open(line)
+            return
+        open_defs = self.open_defs
+        while open_defs and open_defs[-1][0] > indent:
+            _, l, f, label, transparent = open_defs.pop()
+            self.raw_defs.append((l, pos, label, transparent))
+        if lang.structure == "yaml" and text.startswith("-", first) and open_defs and open_defs[-1][0] == indent:
+            continuing = True  # "key:\n- item": the items belong to the key
+        if open_defs and open_defs[-1][0] == indent and not continuing:
+            _, l, f, label, transparent = open_defs.pop()
+            if closing:  # Ruby's "end" closes the definition it lines up with
+                end = text.find("\n", first)
+                self.raw_defs.append((l, self.n if end == -1 else end + 1, label, transparent))
+                return
+            self.raw_defs.append((l, pos, label, transparent))
+        if lang.structure == "yaml":
+            m = _YAML_KEY.match(text, first)
+            if m:
+                # an item's indent is its dash's + 0.5: the next item closes it, its key's lines do not
+                key = self.source[m.start(2) : m.end(2)].strip("'\" ")
+                self.open_defs.append((indent + 0.5 if m.group(1) else indent, line, first, key, False))
+            return
+        if self.decl is not None and self.decl.match(text, first):
+            eol = text.find("\n", first)
+            self.open_defs.append((indent, line, first, _label(self.source[first : self.n if eol == -1 else eol], lang), False))
+
+
+_TOML_TABLE = re.compile(r"\[\[?\s*([^\]\n]+?)\s*\]\]?")
+_SQL_WORD = re.compile(r"[^\s(]+")
+_RUBY_END = re.compile(r"end\b|\}")
+_RUBY_CONTINUES = re.compile(r"(?:rescue|ensure|else|elsif|when|in)\b")
+_YAML_DOCUMENT = re.compile(r"(?:---|\.\.\.)(?:[ \t]|$)", re.M)
+_YAML_KEY = re.compile(r"(- +)?(\"[^\"\n]*\"|'[^'\n]*'|[^\s#'\"{\[\-?:][^:#\n]*?|[\w.-]+)[ \t]*:(?:[ \t]|$)", re.M)
+
+
+def _label(signature: str, lang: Language) -> str:
+    """A short name for a definition: "class Parser", "fn main", "main()", ".btn".
+    The patterns run over the signature as known to this Python (uniclass.py); the
+    name is taken from the signature itself."""
+    sig = _SPACE_RUN.sub(" ", signature.split("\n", 1)[0] if lang.structure != "braces" else signature).strip()
+    sig = sig.rstrip("{").strip()
+    known = uniclass.as_known(sig)
+
+    def group(m: re.Match, i: int) -> str | None:
+        return None if m.start(i) < 0 else sig[m.start(i) : m.end(i)]
+
+    if lang.name == "json":
+        m = re.match(r"\"((?:[^\"\\]|\\.)*)\"", sig)
+        return m.group(1) if m else sig[:60]
+    if lang.name in ("css", "sql"):
+        return sig[:60]
+    if lang.name == "shell":
+        m = _SHELL_NAME.match(known)
+        return f"{group(m, 1)}()" if m else sig[:60]
+    m = _LABEL_KEYWORD.search(known)
+    call = _CALL_NAME.search(known)
+    if m and (call is None or m.start() <= call.start()):
+        kw, name = m.group(1), (group(m, 2) or "").rstrip(":") or None
+        if kw == "impl":
+            return sig[m.start() :].split(" where ")[0][:60].strip()
+        if kw in ("func", "fun", "fn", "function", "def") and name is None and call:
+            name = group(call, 1)
+        if kw == "def" and known[: m.start()].rstrip().endswith("async"):
+            kw = "async def"  # as ast names it (Python's AsyncFunctionDef)
+        return f"{kw} {name}" if name else kw
+    if call:
+        return f"{group(call, 1)}()"
+    return sig[:60]
+
+
+_SHELL_NAME = re.compile(r"(?:function\s+)?([\w:.\-]+)")
+
+
+def _finish(text: str, scanner: DefinitionTracker, raw) -> list[Definition]:
+    """Attach leading comments and attributes, nest, and number the definitions."""
+    nls, states = scanner.nls, scanner.states
+    n = len(text)
+    comment_starts = set(scanner.comment_starts)
+    attribute = re.compile(scanner.lang.attribute) if scanner.lang.attribute else None
+
+    def line_start(i: int) -> int:
+        return nls[i - 1] + 1 if i > 0 else 0
+
+    def begins_in(i: int) -> int:
+        """What line i begins inside of: CODE, STRING or COMMENT."""
+        return states[i - 1] if i > 0 else CODE
+
+    # Each walk up stops at another definition's line, so no line is walked twice
+    # (but by definitions on one line: memo).
+    def_lines = {entry[0] for entry in raw}
+    memo: dict[int, int] = {}
+
+    def attached(line: int) -> int:
+        """The first line kept with the definition on `line`: the comments and
+        attributes right above it, a block comment whole (a blank line inside it
+        too), and never a line that begins inside a comment or string."""
+        if line in memo:
+            return memo[line]
+        k = top = line
+        while k > 0:
+            above = k - 1
+            if begins_in(above) == COMMENT:
+                k = above  # a block comment's line, blank or not: on to its first line
+                continue
+            if begins_in(above) == STRING or above in def_lines:
+                break
+            first = _INDENT.match(text, line_start(above)).end()
+            if first >= n or text[first] in "\r\n":
+                break  # a blank line
+            if first in comment_starts or (attribute and attribute.match(text, first)):
+                k = top = above
+                continue
+            break
+        memo[line] = top
+        return top
+
+    items = []
+    for entry in raw:
+        if len(entry) == 5:  # Python: (first line incl. decorators, end, label, transparent, def line)
+            first_line, end, label, transparent, def_line = entry
+        else:
+            first_line, end, label, transparent = entry
+            def_line = first_line
+        if first_line > len(nls):
+            continue
+        top = attached(first_line)
+        line = line_start(def_line)
+        sig_end = text.find("\n", line)
+        signature = text[line : n if sig_end == -1 else sig_end].strip()
+        items.append((line_start(top), line, max(end, line + 1), label, transparent, signature))
+    items.sort(key=lambda d: (d[0], -d[2]))
+    defs: list[Definition] = []
+    stack: list[int] = []  # indexes of the open definitions
+    for start, line, end, label, transparent, signature in items:
+        while stack and defs[stack[-1]].end <= line:
+            stack.pop()
+        parent = stack[-1] if stack else -1
+        level = 0
+        if parent >= 0:
+            p = defs[parent]
+            level = p.level + (0 if p.transparent else 1)
+        defs.append(Definition(start, line, min(end, n), label, level, parent, signature, transparent))
+        stack.append(len(defs) - 1)
+    return defs

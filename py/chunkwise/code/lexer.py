@@ -1,0 +1,294 @@
+"""The lexer: comments and string literals (multi-line, raw, template strings,
+heredocs) and brackets, in one linear pass that records each line break with what
+it is inside of and the bracket depth after it. At each line start outside strings
+and comments it hands over to the definitions (definitions.py); markup languages
+are read by markup.py instead."""
+from __future__ import annotations
+
+import functools
+import re
+
+from .languages import Language
+from .structure import CODE, COMMENT, STRING
+
+
+def _string_patterns():
+    """The rest of a string after its opener, for each simple string kind.
+    An escape may be a lone backslash at the very end of the text."""
+    esc = lambda q, ml: re.compile(  # noqa: E731
+        rf"[^{q}\\\n]*+(?:\\(?:[\s\S]|\Z)[^{q}\\\n]*+)*+(?:{q}|(?=\n)|\Z)" if not ml else rf"[^{q}\\]*+(?:\\(?:[\s\S]|\Z)[^{q}\\]*+)*+(?:{q}|\Z)"
+    )
+    return {
+        '"': esc('"', False),
+        "'": esc("'", False),
+        '"ml': esc('"', True),
+        "'ml": esc("'", True),
+        '"""': re.compile(r'(?:[^"\\]++|\\(?:[\s\S]|\Z)|"(?!""))*+(?:"""|\Z)'),
+        "'''": re.compile(r"(?:[^'\\]++|\\(?:[\s\S]|\Z)|'(?!''))*+(?:'''|\Z)"),
+        "`raw": re.compile(r"[^`]*+(?:`|\Z)"),
+        "verbatim": re.compile(r'(?:[^"]++|"")*+(?:"|\Z)'),
+        "sqlquote": re.compile(r"(?:[^']++|'')*+(?:'|\Z)"),
+    }
+
+
+_REST = _string_patterns()
+_CHAR = re.compile(r"'(?:[^'\\\n]|\\[^\n][^'\n]{0,9})'")
+_TEMPLATE = re.compile(r"[^`\\$]*+(?:(?:\\(?:[\s\S]|\Z)|\$(?!\{))[^`\\$]*+)*+(?:`|\$\{|\Z)")
+_HEREDOC_SH = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\2")
+_HEREDOC_RUBY = re.compile(r"<<([~-]?)(['\"`]?)([A-Z_][\w]*)\2")
+_HEREDOC_PHP = re.compile(r"<<<[ \t]*(['\"]?)([A-Za-z_]\w*)\1")
+
+# How each string kind opens, as a regex alternative that starts at the character
+# the scanner stops at (listed second). Prefixed kinds (raw, verbatim) start at
+# their quote or hashes and look back at the prefix.
+_OPENER = {
+    '"': ('"', '"'), "'": ("'", "'"), '"ml': ('"', '"'), "'ml": ("'", "'"), '"""': ('"""', '"'),
+    "'''": ("'''", "'"), "`": ("`", "`"), "`raw": ("`", "`"), "char": ("'", "'"),
+    "verbatim": (r'(?:(?<=@)|(?<=@\$))"', '"'), "sqlquote": ("'", "'"), "dollar": (r"\$(?:[A-Za-z_]\w*)?\$", "$"),
+    "rawrust": (r'(?:(?<=\br)|(?<=\bbr))#*"', '"#'), "rawcpp": (r'(?<=R)"[^()\\\s]{0,16}\(', '"'),
+    "yamlq": ("[\"']", "\"'"), "heredoc_sh": (r"<<-?[ \t]*['\"]?[A-Za-z_]", "<"),
+    "heredoc_ruby": (r"<<[~-]?['\"`]?[A-Z_]", "<"), "heredoc_php": (r"<<<", "<"),
+}
+_RAW_RUST = re.compile(r"(#*)\"")
+_RAW_CPP = re.compile(r"\"([^()\\\s]{0,16})\(")
+
+
+@functools.lru_cache(maxsize=None)
+def _patterns(lang: Language):
+    """A language's scanner patterns, built once (a Markdown file can have hundreds
+    of fenced blocks of one language): (the event groups' kinds, the trigger, the
+    events, the block comments' closers, the definition and transparent patterns)."""
+    alternatives = []
+    kinds: dict[str, str] = {}
+    firsts = set("\n()[]{};")
+
+    def add(kind: str, pattern: str, first: str):
+        group = f"g{len(alternatives)}"
+        kinds[group] = kind
+        alternatives.append(f"(?P<{group}>{pattern})")
+        firsts.update(first)
+
+    for open_, close, nests in lang.block_comments:
+        add(f"block:{open_}", ("^" if open_ == "=begin" else "") + re.escape(open_), open_[0])
+    for marker in lang.line_comments:
+        pattern = re.escape(marker)
+        if marker == "#" and lang.name == "php":
+            pattern = r"#(?!\[)"
+        elif marker == "#" and lang.name == "ruby":
+            pattern = r"#(?!\{)"  # "#{" outside quotes is interpolation (in a regexp literal, %w[]...)
+        add("line", pattern, marker[0])
+    prefixed = ("rawrust", "rawcpp", "verbatim")
+    for kind in sorted(lang.strings, key=lambda k: (k not in prefixed, -len(_OPENER[k][0]))):
+        add(kind, *_OPENER[kind])
+    # The scanner jumps to the next character that can start something (one
+    # character class: re skips ahead fast), then reads what starts there.
+    trigger = re.compile("[" + "".join(re.escape(c) for c in sorted(firsts)) + "]")
+    events = re.compile("|".join(alternatives), re.M) if alternatives else None
+    block = {f"block:{o}": (c, nests) for o, c, nests in lang.block_comments}
+    decl = re.compile(lang.decl) if lang.decl else None
+    transparent = re.compile(lang.transparent) if lang.transparent else None
+    return kinds, trigger, events, block, decl, transparent
+
+
+class Lexer:
+    """The scanner's lexing (scan._Scanner sets the state): its hooks for definitions
+    (_line_start, _brace_open, _brace_close, _sql_end, _close_all) are DefinitionTracker's,
+    and _run_markup is MarkupScanner's."""
+
+    # -- line breaks --------------------------------------------------------
+    def _mark(self, lo: int, hi: int, state: int) -> None:
+        """Record the line breaks inside [lo, hi) as inside a string or comment."""
+        text, nls, states, depths, depth = self.text, self.nls, self.states, self.depths, self.depth
+        i = text.find("\n", lo, hi)
+        while i != -1:
+            nls.append(i)
+            states.append(state)
+            depths.append(depth)
+            i = text.find("\n", i + 1, hi)
+
+    def run(self) -> None:
+        structure = self.lang.structure
+        if structure == "markup":
+            return self._run_markup()
+        text, n, events, kinds, trigger = self.text, self.n, self.events, self.kinds, self.trigger
+        self._line_start(0)
+        pos = 0
+        m = None
+        while pos < n:
+            t = trigger.search(text, pos)
+            if t is None:
+                break
+            s = t.start()
+            ch = text[s]
+            if ch == "\n":
+                kind = "nl"
+            elif ch in "([{":
+                kind = "open"
+            elif ch in ")]}":
+                kind = "close"
+            elif ch == ";":
+                kind = "semi"
+            else:
+                m = events.match(text, s) if events is not None else None
+                if m is None:
+                    pos = s + 1
+                    continue
+                kind = kinds[m.lastgroup]
+            if kind == "nl":
+                if self.heredocs:  # this line break already belongs to the heredoc's body
+                    self.nls.append(s)
+                    self.states.append(STRING)
+                    self.depths.append(self.depth)
+                    pos = self._heredoc_bodies(s)
+                    continue
+                self.nls.append(s)
+                self.states.append(CODE)
+                self.depths.append(self.depth)
+                pos = s + 1
+                self._line_start(pos)
+            elif kind == "open":
+                if ch == "{":
+                    self._brace_open(s)
+                self.stack.append(ch)
+                self.depth += 1
+                pos = s + 1
+            elif kind == "close":
+                pos = self._close(text[s], s)
+            elif kind == "semi":
+                if self.pending is not None and self.pending[1] == self.depth:
+                    self.pending = None
+                if structure == "sql" and self.depth == 0:
+                    self._sql_end(s)
+                pos = s + 1
+            elif kind == "line":
+                if self.lang.hash_needs_space and s > 0 and not text[s - 1].isspace() and text[s - 1] not in ";|&(":
+                    pos = s + 1
+                    continue
+                end = text.find("\n", s)
+                self.comment_starts.append(s)
+                pos = n if end == -1 else end
+            elif kind.startswith("block:"):
+                close, nests = self.block[kind]
+                end = self._block_end(s + len(m.group()), kind[6:], close, nests)
+                self.comment_starts.append(s)
+                self._mark(s, end, COMMENT)
+                pos = end
+            else:
+                pos = self._string(kind, m, s)
+        self._close_all()
+
+    def _string(self, kind: str, m: re.Match, s: int) -> int:
+        text, n = self.text, self.n
+        after = m.end()
+        if kind in _REST:
+            end = _REST[kind].match(text, after).end()
+        elif kind == "char":
+            c = _CHAR.match(text, s)
+            if c is None:
+                return s + 1  # a Rust lifetime, an apostrophe: no string
+            end = c.end()
+        elif kind == "`":
+            return self._template(s, after)
+        elif kind == "yamlq":
+            j = s - 1
+            while j >= 0 and text[j] in " \t":
+                j -= 1
+            if j >= 0 and text[j] not in "\n:-[{,?":
+                return s + 1  # an apostrophe inside a plain scalar
+            end = _REST['"ml' if text[s] == '"' else "sqlquote"].match(text, after).end()
+        elif kind == "dollar":
+            tag = m.group()
+            close = text.find(tag, after)
+            end = n if close == -1 else close + len(tag)
+        elif kind == "rawrust":
+            hashes = _RAW_RUST.match(text, s).group(1)
+            after = s + len(hashes) + 1
+            close = text.find('"' + hashes, after)
+            end = n if close == -1 else close + 1 + len(hashes)
+        elif kind == "rawcpp":
+            delim = _RAW_CPP.match(text, s).group(1)
+            after = s + len(delim) + 2
+            close = text.find(")" + delim + '"', after)
+            end = n if close == -1 else close + len(delim) + 2
+        elif kind.startswith("heredoc"):
+            return self._heredoc_open(kind, s)
+        else:  # pragma: no cover - every kind is handled above
+            end = after
+        self._mark(s, end, STRING)
+        return end
+
+    def _template(self, s: int, pos: int) -> int:
+        """A JavaScript template string from pos; `${...}` code is scanned as code."""
+        text = self.text
+        m = _TEMPLATE.match(text, pos)
+        end = m.end()
+        self._mark(s, end, STRING)
+        if text.endswith("${", 0, end) and end >= 2 and text[end - 2 : end] == "${":
+            self.stack.append("${")
+            self.depth += 1
+        return end
+
+    def _block_end(self, pos: int, open_: str, close: str, nests: bool) -> int:
+        text = self.text
+        if not nests:
+            end = text.find(close, pos)
+            return self.n if end == -1 else end + len(close)
+        level = 1
+        pattern = re.compile(re.escape(open_) + "|" + re.escape(close))
+        for m in pattern.finditer(text, pos):
+            level += 1 if m.group() == open_ else -1
+            if level == 0:
+                return m.end()
+        return self.n
+
+    def _heredoc_open(self, kind: str, s: int) -> int:
+        text = self.text
+        if kind == "heredoc_sh":
+            m = _HEREDOC_SH.match(text, s)
+            if m:
+                self.heredocs.append(("-" if m.group(1) else "", m.group(3)))
+        elif kind == "heredoc_ruby":
+            m = _HEREDOC_RUBY.match(text, s)
+            if m:
+                self.heredocs.append(("~" if m.group(1) else "", m.group(3)))
+        else:
+            m = _HEREDOC_PHP.match(text, s)
+            if m:
+                self.heredocs.append(("~", m.group(2)))
+        return m.end() if m else s + 2
+
+    def _heredoc_bodies(self, nl: int) -> int:
+        """Skip the bodies of the heredocs opened on the line ending at nl; returns
+        the offset of the line break that ends the last body's closing line."""
+        text, pos = self.text, nl
+        for indent, delim in self.heredocs:
+            closing = re.compile(r"\n" + (r"[ \t]*" if indent else "") + re.escape(delim) + r"(?=[ \t;,)]*(?:\r?\n|\Z))")
+            m = closing.search(text, pos + 1)
+            end = m.start() + 1 if m else self.n
+            self._mark(pos + 1, end, STRING)
+            pos = text.find("\n", end) if m else self.n
+            if pos == -1:
+                pos = self.n
+        self.heredocs = []
+        return pos  # the line break after the closing delimiter is code again
+
+    def _close(self, ch: str, s: int) -> int:
+        """Close a bracket at s; returns where scanning goes on."""
+        stack = self.stack
+        want = {")": "(", "]": "[", "}": "{"}[ch]
+        if not stack:
+            return s + 1
+        if stack[-1] == "${" and ch == "}":  # back into the template string
+            stack.pop()
+            self.depth -= 1
+            return self._template(s, s + 1)
+        if want not in stack[-3:]:
+            return s + 1  # a stray closer: ignore it (a shell case pattern, broken code)
+        while stack and stack[-1] != want:
+            stack.pop()
+            self.depth -= 1
+        stack.pop()
+        self.depth -= 1
+        if ch == "}":
+            self._brace_close(s)
+        return s + 1
