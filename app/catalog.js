@@ -41,10 +41,14 @@ export const encodingHelp = (name) => encodings[name]?.help ?? "";
 // Where an overlap starts ("unit": where a sentence, line... starts; "word"), and the default.
 export const overlapUnitHelp = (name) => overlapUnits[name]?.help ?? "";
 export const defaultOverlapUnit = () => described?.defaults.overlap_unit ?? null;
-// The overlap the engine uses when none is set (chunkwise.default_overlap):
-// a share of the size, rounded down; null until the engine has described it.
-export const defaultOverlap = (maxTokens) =>
-  described ? Math.floor(maxTokens * described.defaults.overlap_share) : null;
+// The overlap the engine uses when none is set (chunkwise.default_overlap): the
+// size times the engine's ratio, rounded down, in whole numbers as the engine
+// computes it (a float share can round the other way); null until described.
+export function defaultOverlap(maxTokens) {
+  if (!described) return null;
+  const [numerator, denominator] = described.defaults.overlap_ratio;
+  return Math.floor((maxTokens * numerator) / denominator);
+}
 export const overlapRule = () => described?.defaults.overlap_rule ?? "";
 // Why a chunk ends where it does, as a reader would say it ("sentence end").
 export const reasonText = (boundary) => boundaries[boundary]?.help ?? boundary;

@@ -1,4 +1,4 @@
-"""Shared helpers: the invariants every chunking must satisfy (DESIGN.md)."""
+"""Shared helpers: the invariants every chunking must satisfy (the README's "What every run guarantees")."""
 from __future__ import annotations
 
 import pathlib

@@ -1,4 +1,4 @@
-"""DESIGN.md's invariants, for every strategy and encoding, on hand-written and generated text."""
+"""The engine's contract (README: "What every run guarantees"), for every strategy and encoding, on hand-written and generated text."""
 from __future__ import annotations
 
 import pytest

@@ -496,11 +496,11 @@ def test_smart_chunks_add_a_quarter_of_the_budget_beyond_their_overlap():
 
 
 def test_atx_titles_drop_their_closing_hashes_and_trailing_space():
-    from chunkwise.text.markdown import find_headings
+    from chunkwise.text.markdown import scan_markdown
 
     doc = ("# Title ##\n## ##\n### a#\n#### b \t#  \n# c\u3000##\n##   \n# x  #  #\n#\tTab\t###\t\n## Title\r\n"
            "#NoSpace\n####### seven\n")
-    assert [(h.level, h.title, h.start, h.end) for h in find_headings(doc)] == [
+    assert [(h.level, h.title, h.start, h.end) for h in scan_markdown(doc)[0]] == [
         (1, "Title", 0, 10), (2, "", 11, 16), (3, "a#", 17, 23), (4, "b", 24, 35), (1, "c\u3000##", 36, 42),
         (2, "", 43, 48), (1, "x  #", 49, 58), (1, "Tab", 59, 69), (2, "Title", 70, 79)]
 

@@ -78,7 +78,8 @@ def describe() -> dict:
         # what a text may be read as: "auto" (file name, else strong signals), "text" (prose), or a language
         "languages": [{"name": name, "label": lang.label} for name, lang in LANGUAGES.items()],
         "formats": list(FORMATS),
-        "defaults": {**DEFAULTS, "overlap_share": OVERLAP_SHARE, "overlap_rule": OVERLAP_RULE},
+        "defaults": {**DEFAULTS, "overlap_share": OVERLAP_SHARE, "overlap_ratio": list(OVERLAP_SHARE.as_integer_ratio()),
+                     "overlap_rule": OVERLAP_RULE},
         "limits": {
             "max_tokens_min": 1,
             "max_tokens_max": MAX_TOKENS_LIMIT,

@@ -109,7 +109,7 @@ describe("boot", () => {
         describe.strategies.find((s) => s.name === describe.defaults.strategy).help);
       assert.equal(Number(await page.inputValue("[data-testid=max-tokens]")), describe.defaults.max_tokens);
       assert.equal(Number(await page.inputValue("[data-testid=overlap]")),
-        Math.floor(describe.defaults.max_tokens * describe.defaults.overlap_share));
+        Math.floor(describe.defaults.max_tokens * describe.defaults.overlap_ratio[0] / describe.defaults.overlap_ratio[1]));
       await context.close();
     } finally {
       server.stop();

@@ -67,11 +67,6 @@ def _inside(pos: int, ranges: list[tuple[int, int]], starts: list[int]) -> bool:
     return i >= 0 and pos < ranges[i][1]
 
 
-def find_headings(text: str) -> list[Heading]:
-    """Every heading outside fenced code, in document order."""
-    return scan_markdown(text)[0]
-
-
 def scan_markdown(text: str) -> tuple[list[Heading], list[Fence]]:
     """Every heading outside fenced code, and every fenced code block, in document order."""
     padded = "\n" + text  # offsets in padded are one more than in text

@@ -28,7 +28,6 @@ from bisect import bisect_right
 
 from .base import Tokenizer
 from ..unicode.whitespace import CLASS as _SPACE
-from ..unicode.whitespace import HORIZONTAL as _HSPACE
 
 # Inside a run of whitespace, of letters and digits (\w), or of other characters,
 # no offset is separable under tiktoken's rule (separable_between_runs). A long

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 
-# Unicode White_Space (unchanged since Unicode 6.3), as a regex class body.
-CLASS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-# The same without the line breaks \r and \n.
-HORIZONTAL = "\t\x0b\x0c \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-
+# Unicode White_Space (unchanged since Unicode 6.3): the one spelling of it.
 CHARS = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | frozenset(
     map(chr, range(0x2000, 0x200B))
 )
+# The same as a regex class body (none of them is special inside a class), and
+# without the line breaks \r and \n.
+CLASS = "".join(sorted(CHARS))
+HORIZONTAL = "".join(sorted(CHARS - {"\r", "\n"}))
 
 SPACE_RUN = re.compile(f"[{CLASS}]+")
 NONSPACE = re.compile(f"[^{CLASS}]")

@@ -13,16 +13,10 @@ from bisect import bisect_right
 
 from . import unicode_tables as hf_unicode
 from ...unicode import classes as uniclass
+from ...unicode.whitespace import CHARS
 
 # White_Space: what Rust's char::is_whitespace and Oniguruma's \s match.
-WHITE_SPACE = frozenset(
-    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000"
-)
-
-
-def is_whitespace(ch: str) -> bool:
-    return ch in WHITE_SPACE
+WHITE_SPACE = CHARS
 
 
 class RangeSet:
