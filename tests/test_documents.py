@@ -67,11 +67,13 @@ def test_pdf_without_text_layer_and_encryption():
     assert PARAGRAPHS[2].strip() in doc.text
     with pytest.raises(DocumentError, match=r"^encrypted: needs a password$"):
         extract(make_pdf(pages=1, encryption=EncryptionMethod.RC4, user_password="secret"), "locked.pdf")
-    # AES (version 5: AES-256) needs a compiled library in pypdf: refused alike in the CLI and the page.
-    # (fpdf2 writes AES only with `cryptography`: the RC4 file's encryption dictionary is relabelled.)
-    aes = make_pdf(pages=1, encryption=EncryptionMethod.RC4).replace(b"/V 2\n>>", b"/V 5\n>>")
-    with pytest.raises(DocumentError, match=r"^encrypted with AES: chunkwise reads only PDFs encrypted with RC4"):
-        extract(aes, "aes.pdf")
+    # AES (AESV2 and AESV3 crypt filters) needs a compiled library in pypdf: refused alike in the CLI
+    # and the page. (fpdf2 writes AES only with `cryptography`: the RC4 file's dictionary is relabelled.)
+    rc4 = make_pdf(pages=1, encryption=EncryptionMethod.RC4)
+    for version, method in ((4, b"AESV2"), (5, b"AESV3")):
+        aes = rc4.replace(b"/V 2\n>>", b"/V %d\n/CF << /StdCF << /CFM /%s >> >>\n>>" % (version, method))
+        with pytest.raises(DocumentError, match=r"^encrypted with AES: chunkwise reads only PDFs encrypted with RC4"):
+            extract(aes, "aes.pdf")
 
 
 @pytest.mark.parametrize("cut", [0.5, 0.9, 0.1])
