@@ -25,9 +25,12 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
-from .base import Tokenizer
 from ..unicode.whitespace import CLASS as _SPACE
+
+if TYPE_CHECKING:  # (base.py builds the index: it imports this module when asked)
+    from .base import Tokenizer
 
 # Inside a run of whitespace, of letters and digits (\w), or of other characters,
 # no offset is separable under tiktoken's rule (separable_between_runs). A long
