@@ -3,7 +3,7 @@
 
     ./dev bench            (or .venv/bin/python bench/run.py [--quick] [--no-browser] [SECTION ...])
     ./dev bench code       one section alone: cpython, document_once, tradeoff, code (bench/codebench.py),
-                           browser or corpus (bench/scaleout.py)
+                           browser, engines (bench/engines.mjs: Chromium, Firefox, WebKit) or corpus (bench/scaleout.py)
 
 Each time is the best of several runs; a ratio divides two times from this run.
 """
@@ -267,6 +267,17 @@ def browser_section() -> tuple[str, dict]:
     return "### Browser (headless Chromium, the real page and worker)\n\n" + data.pop("table"), data
 
 
+def engines_section(quick: bool) -> tuple[str, dict]:
+    """Boot and 1 MB chunking of the real page in Chromium, Firefox ESR and WebKitGTK (bench/engines.mjs)."""
+    proc = subprocess.run(["node", str(ROOT / "bench" / "engines.mjs")] + (["--quick"] if quick else []),
+                          capture_output=True, text=True, cwd=ROOT)
+    lines = proc.stdout.strip().splitlines()
+    if not lines:
+        return f"### Every engine\n\nfailed:\n{proc.stderr[-2000:]}", {}
+    data = json.loads(lines[-1])
+    return "### Every engine (the real page: Chromium, Firefox ESR, WebKitGTK MiniBrowser)\n\n" + data.pop("table"), data
+
+
 def corpus_section(runs: int, quick: bool) -> tuple[str, dict]:
     import scaleout
 
@@ -289,6 +300,7 @@ SECTIONS = {
     "hf": hf_section,
     "pyodide_hf": lambda runs, quick: pyodide_hf_section(quick),
     "browser": lambda runs, quick: browser_section(),
+    "engines": lambda runs, quick: engines_section(quick),
     "corpus": corpus_section,
     "documents": lambda runs, quick: documents.section(quick, table),
     "adversarial": lambda runs, quick: adversarial_section(),
@@ -316,7 +328,7 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
     chosen = args.only or [name for name in SECTIONS
-                           if name not in ON_REQUEST and not (name in ("browser", "pyodide_hf") and args.no_browser)]
+                           if name not in ON_REQUEST and not (name in ("browser", "engines", "pyodide_hf") and args.no_browser)]
     ADVERSARIAL.update(sizes=[float(s) for s in args.sizes.split(",")], timeout=args.timeout, shapes=args.shapes,
                        repeats=args.repeats)
     runs = 2 if args.quick else 5
