@@ -24,7 +24,7 @@ import unicodedata
 
 from . import unicode_tables as hf_unicode
 from . import normalizers as hf_normalizers
-from . import regex as hf_regex
+from . import regex_cuts
 from .graphemes import PREPEND
 from .models import build_model
 from .normalizers import Unsupported, build_normalizer
@@ -295,7 +295,7 @@ def _replace_keeps_the_cut(spec: dict, cut: _Cut) -> bool:
         run = None  # (\s, \d, \p: a class, not a character)
     images = set()
     for image in cut.images:
-        verdict = hf_regex.cut_before(regex, image[0], cut.ends)
+        verdict = regex_cuts.cut_before(regex, image[0], cut.ends)
         if verdict == "blind":
             images.add(image)
         elif verdict is None or not run or run.group(1)[-1] != image[0]:
@@ -305,7 +305,7 @@ def _replace_keeps_the_cut(spec: dict, cut: _Cut) -> bool:
         else:
             images |= {image, content}  # (a run at the cut: replaced, or too short)
     cut.images = images
-    if hf_regex.takes_a_head(regex, cut.ends):
+    if regex_cuts.takes_a_head(regex, cut.ends):
         cut.left_may_end_with(content)
     return all(cut.images)
 
@@ -366,7 +366,7 @@ def _pre_tokenizers_cut(pre_tokenizers: list[dict], cut: _Cut) -> bool | None:
             if spec.get("add_prefix_space", True) and not starts:
                 return None  # (the right side alone would get a space first)
             if spec.get("use_regex", True):
-                verdicts = {hf_regex.cut_before(GPT2_PATTERN, i[0], cut.ends) for i in cut.images}
+                verdicts = {regex_cuts.cut_before(GPT2_PATTERN, i[0], cut.ends) for i in cut.images}
                 if None in verdicts:
                     return None
                 if verdicts == {"starts"}:
@@ -381,7 +381,7 @@ def _pre_tokenizers_cut(pre_tokenizers: list[dict], cut: _Cut) -> bool | None:
             regex = re.escape(literal) if literal is not None else pattern.get("Regex")
             if not regex:
                 return None
-            verdicts = {hf_regex.cut_before(regex, i[0], cut.ends) for i in cut.images}
+            verdicts = {regex_cuts.cut_before(regex, i[0], cut.ends) for i in cut.images}
             if None in verdicts:
                 return None
             # A match starts at the image: so does a pre-token, but where the match is
