@@ -83,7 +83,6 @@ class MarkupScanner:
                 pos = body_end
 
 
-
 _MARKUP = re.compile(r"\n|<!--|<!\[CDATA\[|<[?!]|</?[A-Za-z]")
 # A tag stops at the next "<" outside quotes, and a quoted value at 4,000 characters:
 # a stray "<" or quote can then cost only so much, never a scan to the end each.
