@@ -185,7 +185,7 @@ tmp = os.path.join(vendor, "rebuilt.whl")
 with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as out:
     for info in src.infolist():
         data = src.read(info)
-        if info.filename == "chunkwise/__init__.py":
+        if info.filename == "chunkwise/_version.py":
             data = data.replace(f'__version__ = "{version}"'.encode(), f'__version__ = "{changed}"'.encode())
         out.writestr(info, data)
 key = hashlib.sha256(open(tmp, "rb").read()).hexdigest()[:16]
