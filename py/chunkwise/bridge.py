@@ -17,7 +17,7 @@ import json
 import re
 from bisect import bisect_left
 
-from . import __version__
+from ._version import __version__
 from . import export
 from . import stats
 from .about import DEFAULTS, describe

@@ -61,7 +61,7 @@ def file_doc(doc_id: str, data: bytes, name: str, *, language: str | None = None
 
 def chunker_label(settings: Settings) -> str:
     """Which chunkwise, tokenizer and settings made a chunk: one short string."""
-    from . import __version__
+    from ._version import __version__
 
     s = settings
     return (
