@@ -1,4 +1,4 @@
-// Downloads: the bytes come from chunkwise.export in the worker (identical to
+// Downloads: the bytes come from chunkwise.io.export in the worker (identical to
 // the CLI's output); this module only names the file and hands it to the browser.
 
 const EXTENSIONS = { jsonl: "jsonl", json: "json", text: "txt" };

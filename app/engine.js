@@ -19,7 +19,7 @@ class Run {
     this.done = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
   }
 
-  // The download bytes: chunkwise.export.render(...) as UTF-8, as the CLI writes them.
+  // The download bytes: chunkwise.io.export.render(...) as UTF-8, as the CLI writes them.
   async export(fmt, headers) {
     if (!this.finished) throw new Error("These chunks are not complete yet.");
     const msg = await this.engine.request({ type: REQUEST.export, run: this.id, fmt, headers });

@@ -1,5 +1,5 @@
 // Opening a file: read its bytes, decode them in Python exactly as the CLI does
-// (chunkwise.textio.decode_bytes, optionally with the codec the user picked,
+// (chunkwise.io.decode.decode_bytes, optionally with the codec the user picked,
 // as `--input-encoding`), and classify the outcome for the page.
 
 // The codecs offered when a file does not decode cleanly (Python codec names).

@@ -1,4 +1,4 @@
-// The stats panel: the engine's own numbers (chunkwise.stats.compute), a
+// The stats panel: the engine's own numbers (chunkwise.io.stats.compute), a
 // histogram of chunk sizes (one button per bin, its range always readable in
 // the caption) and the count of chunks per cut reason.
 

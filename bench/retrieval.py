@@ -33,7 +33,7 @@ import spans  # noqa: E402
 
 import chunkwise  # noqa: E402
 from chunkwise.text.markdown import Outline  # noqa: E402
-from chunkwise.model import LINE, SENTENCE  # noqa: E402
+from chunkwise.types import LINE, SENTENCE  # noqa: E402
 from chunkwise.packing.strategies import STRATEGIES  # noqa: E402
 from chunkwise.text.separators import Separators  # noqa: E402
 

@@ -26,7 +26,7 @@ from timing import best_of, paired_ratio, times_in_turns  # noqa: E402
 import corpus  # noqa: E402
 import documents  # noqa: E402
 
-from chunkwise import stats
+from chunkwise.io import stats
 from chunkwise.tokenizer import registry as tokenizers  # noqa: E402
 from chunkwise.packing.document import Document
 from chunkwise.packing.packer import chunk_document  # noqa: E402

@@ -117,7 +117,7 @@ RAY_SCRIPT = """
 import sys, time
 started = time.perf_counter()
 import ray
-from chunkwise.ray_data import ChunkRows
+from chunkwise.corpus.ray_data import ChunkRows
 ray.init(num_cpus=3, include_dashboard=False, log_to_driver=False, configure_logging=False)
 ray.data.DataContext.get_current().enable_progress_bars = False
 ready = time.perf_counter()

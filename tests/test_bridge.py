@@ -10,7 +10,9 @@ import sys
 import pytest
 
 import chunkwise
-from chunkwise import bridge, export, stats
+from chunkwise import bridge
+from chunkwise.io import export
+from chunkwise.io import stats
 from chunkwise.about import describe
 from conftest import CORPUS
 

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 import chunkwise
-import chunkwise.textio
-from chunkwise import export, stats
+import chunkwise.io.decode
+from chunkwise.io import export
+from chunkwise.io import stats
 from conftest import CORPUS
 
 RUSSIAN = CORPUS / "russian.txt"
@@ -109,7 +110,7 @@ def test_input_encoding_decodes_with_the_chosen_codec(tmp_path):
 
 
 def test_input_encoding_counts_only_inserted_replacement_characters():
-    text, info = chunkwise.textio.decode_bytes("a\ufffdb".encode("utf-8") + b"\xff", "utf-8")
+    text, info = chunkwise.io.decode.decode_bytes("a\ufffdb".encode("utf-8") + b"\xff", "utf-8")
     assert text == "a\ufffdb\ufffd" and info["replaced"] == 1 and info["encoding"] == "utf-8"
 
 
@@ -295,7 +296,7 @@ def test_special_files_are_read(tmp_path):
 
 
 def _decoded(data: bytes):
-    from chunkwise.textio import decode_bytes
+    from chunkwise.io.decode import decode_bytes
 
     text, info = decode_bytes(data)
     return text, info["message"] or ""

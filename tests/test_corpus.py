@@ -20,8 +20,10 @@ import pyarrow.parquet as pq
 import pytest
 
 import chunkwise
-from chunkwise import Chunker, export, rows
-from chunkwise.corpus import TASK_DOCS
+from chunkwise import Chunker
+from chunkwise.io import export
+from chunkwise.corpus import rows
+from chunkwise.corpus.run import TASK_DOCS
 from conftest import CORPUS
 
 SETTINGS = ["--max-tokens", "128", "--overlap", "16"]

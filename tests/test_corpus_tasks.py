@@ -11,9 +11,9 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkwise import rows
-from chunkwise.corpus import TASK_BYTES, Options, Source, Task, Workers, line_blocks, run_task, start_worker, tasks
-from chunkwise.rows import RowSettings
+from chunkwise.corpus import rows
+from chunkwise.corpus.run import TASK_BYTES, Options, Source, Task, Workers, line_blocks, run_task, start_worker, tasks
+from chunkwise.corpus.rows import RowSettings
 from conftest import CORPUS
 from hf_files import tokenizer_path
 

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import chunkwise
-from chunkwise import export
+from chunkwise.io import export
 from chunkwise.bridge import Session
 from documents_files import FHS_PDF_GZ, POLICY_HTML, make_docx, make_pdf, real_file
 
@@ -139,7 +139,7 @@ def test_the_pages_session_downloads_the_clis_bytes(files):
 def test_ray_chunk_rows_reads_binary_files_as_the_cli_does(files, tmp_path):
     import ray
 
-    from chunkwise.ray_data import ChunkRows
+    from chunkwise.corpus.ray_data import ChunkRows
 
     folder = tmp_path / "in"
     folder.mkdir()

@@ -11,7 +11,7 @@ import random
 import pytest
 
 import chunkwise
-from chunkwise import stats
+from chunkwise.io import stats
 from chunkwise.tokenizer.hf import files as hf_registry
 from chunkwise.tokenizer.index import TokenIndex
 from chunkwise.packing.strategies import STRATEGIES

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise import ChunkwiseWarning
-from chunkwise.model import LINE, PARAGRAPH, SENTENCE
+from chunkwise.types import LINE, PARAGRAPH, SENTENCE
 from conftest import CORPUS, assert_invariants
 
 STRATEGIES = chunkwise.STRATEGIES

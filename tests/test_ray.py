@@ -9,8 +9,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from chunkwise.ray_data import SPARK_SCHEMA, ChunkRows, RowSettings, empty_frame
-from chunkwise.rows import arrow_schema
+from chunkwise.corpus.ray_data import SPARK_SCHEMA, ChunkRows, RowSettings, empty_frame
+from chunkwise.corpus.rows import arrow_schema
 from conftest import CORPUS
 from hf_files import tokenizer_path
 

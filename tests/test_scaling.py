@@ -100,7 +100,7 @@ def test_the_last_paragraph_cut_of_a_long_blank_line_run_holds_few_matches():
     import tracemalloc
 
     from chunkwise.text.markdown import Outline
-    from chunkwise.model import PARAGRAPH
+    from chunkwise.types import PARAGRAPH
     from chunkwise.text.separators import Separators
 
     text = "Start.\n" + "   \n" * 500_000 + "End."

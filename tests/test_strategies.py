@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import chunkwise
 from chunkwise.text.markdown import Outline
 from chunkwise.packing.settings import overlap_range
-from chunkwise.model import LINE, SENTENCE
+from chunkwise.types import LINE, SENTENCE
 from chunkwise.text.separators import Separators, is_sentence_end
 from chunkwise.tokenizer.registry import get_tokenizer
 from conftest import CORPUS, assert_invariants
@@ -227,7 +227,7 @@ def test_one_scan_for_line_and_sentence_starts_finds_what_each_level_finds():
     import random
 
     from chunkwise import Document
-    from chunkwise.model import LINE, PARAGRAPH, SENTENCE
+    from chunkwise.types import LINE, PARAGRAPH, SENTENCE
 
     rng = random.Random(7)
     pieces = ["Dr. ", "Fig. 3", "J. R. R. ", "1. ", "e.g. ", "word", "Word", "ok.", "end!\"", "(why?)", "。", "！」",

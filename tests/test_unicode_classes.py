@@ -167,7 +167,7 @@ def test_where_cuts_fall_does_not_depend_on_the_pythons_unicode():
     exactly as a letter of the same class it has always known (д, Д). Pyodide's
     newer Python knew them as letters, so the page and the CLI cut the same."""
     from chunkwise.text.markdown import Outline
-    from chunkwise.model import LINE, PHRASE, SENTENCE, WORD
+    from chunkwise.types import LINE, PHRASE, SENTENCE, WORD
     from chunkwise.text.separators import Separators
 
     known = "Он ушёл. дой сказал: слово\nдой идёт; Д. Смит пришёл. д—д и д.д. конец. Ещё\nДом."

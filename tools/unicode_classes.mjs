@@ -8,5 +8,5 @@ import { loadPyodide } from "pyodide";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const py = await loadPyodide();
 py.runPython(readFileSync(join(root, "tools", "unicode_classes.py"), "utf8").replace('if __name__ == "__main__":', "if False:"));
-writeFileSync(join(root, "py", "chunkwise", "unicode_data.py"), py.runPython("generate()"));
+writeFileSync(join(root, "py", "chunkwise", "unicode", "tables.py"), py.runPython("generate()"));
 console.log("wrote py/chunkwise/unicode/tables.py");

@@ -85,7 +85,7 @@ n: numbers, m: marks, -: anything else). FOLDS: letters whose case folding is on
 of "{FOLD_LETTERS}" (for the pattern's case-insensitive contractions).
 LOWER_EXTRA, UPPER_EXTRA, TITLE, DECIMAL: hex ranges "a-b,c" of the characters
 str.islower() and str.isupper() say yes to beyond Ll and Lu Lt, of Lt (which
-str.isupper() says no to), and of str.isdecimal() (uniclass.py).
+str.isupper() says no to), and of str.isdecimal() (unicode/classes.py).
 """
 UNICODE_VERSION = "{UNICODE_VERSION}"
 KINDS = "{''.join(kinds)}"

@@ -17,7 +17,7 @@ from .packing.packer import chunk_document
 from .packing.settings import default_overlap
 from .tokenizer.hf.files import register_file as register_tokenizer
 from .code.languages import LANGUAGES
-from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, Chunk, ChunkwiseWarning, Result, Settings
+from .types import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, Chunk, ChunkwiseWarning, Result, Settings
 from .packing.strategies import STRATEGIES
 
 __all__ = [
@@ -41,6 +41,16 @@ __all__ = [
     "read_document",
     "register_tokenizer",
 ]
+
+
+def __getattr__(name: str):
+    """chunkwise.export and chunkwise.stats (the formats and the numbers of a result,
+    in io/), imported when first asked for: the page's engine import stays small."""
+    if name in ("export", "stats"):
+        import importlib
+
+        return importlib.import_module(f"chunkwise.io.{name}")
+    raise AttributeError(f"module 'chunkwise' has no attribute {name!r}")
 
 
 def chunk(

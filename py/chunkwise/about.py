@@ -7,7 +7,7 @@ from __future__ import annotations
 from ._version import __version__
 from .packing.settings import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
 from .code.languages import LANGUAGES
-from .model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS
+from .types import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS
 from .presets import PRESETS
 from .packing.strategies import SPECS, STRATEGIES
 

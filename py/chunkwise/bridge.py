@@ -18,15 +18,15 @@ import re
 from bisect import bisect_left
 
 from ._version import __version__
-from . import export
-from . import stats
+from .io import export
+from .io import stats
 from .about import DEFAULTS, describe
 from .packing.document import Document
 from .packing.packer import ChunkJob, chunk_document
 from .tokenizer.hf.files import provide_preset, register_text
 from .code.languages import LANGUAGES, choose, from_filename
 from .presets import truncation_warning
-from .textio import decode_bytes
+from .io.decode import decode_bytes
 from .documents import DocumentError, kind, read_input, with_pages
 from .tokenizer.registry import get_tokenizer
 

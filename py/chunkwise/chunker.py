@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from .packing.document import Document
 from .packing.packer import chunk_document
 from .packing.settings import settle
-from .model import DEFAULT_OVERLAP_UNIT, Chunk, ChunkwiseWarning, Result, Settings
+from .types import DEFAULT_OVERLAP_UNIT, Chunk, ChunkwiseWarning, Result, Settings
 from .tokenizer.registry import get_tokenizer
 
 

@@ -9,18 +9,18 @@ import sys
 import textwrap
 from pathlib import Path
 
-from . import corpus
-from . import export
-from . import stats
+from .corpus import run as corpus
+from .io import export
+from .io import stats
 from .about import DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
 from .packing.packer import chunk_document
 from .packing.settings import MAX_SETTING, default_overlap
 from .tokenizer.hf.files import register_file
 from .code.languages import LANGUAGES, choose, resolve
-from .model import ENCODINGS, OVERLAP_UNITS
+from .types import ENCODINGS, OVERLAP_UNITS
 from .packing.strategies import STRATEGIES
 from .presets import PRESETS, model_settings, truncation_warning
-from .textio import check_encoding, decode_bytes
+from .io.decode import check_encoding, decode_bytes
 from .documents import DocumentError, read_input
 
 EXAMPLES = """\

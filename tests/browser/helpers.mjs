@@ -177,12 +177,12 @@ export function tmpFile(name, content) {
 
 const REFERENCE = `
 import json, sys
-import chunkwise.packing.packer, chunkwise.stats
+import chunkwise.packing.packer, chunkwise.io.stats
 text = open(sys.argv[1], "rb").read().decode("utf-8")
 s = json.loads(sys.argv[2])
 job = chunkwise.packing.packer.ChunkJob(text, max_tokens=s["max_tokens"], overlap=s["overlap"], strategy=s["strategy"], encoding=s["encoding"])
 result = job.result()
-print(json.dumps({"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.stats.compute(result), "warnings": job.warnings}))
+print(json.dumps({"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.io.stats.compute(result), "warnings": job.warnings}))
 `;
 
 // The engine's own answer on CPython for pasted text (no byte decoding involved).

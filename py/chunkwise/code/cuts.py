@@ -1,7 +1,7 @@
 """Where code may be cut: the code ladder's candidate cuts, from a CodeStructure.
 
 Every cut is a line break ("\\n"); the chunk after it starts at the start of its
-first non-blank line, indentation kept. Levels (model.py), strongest first:
+first non-blank line, indentation kept. Levels (types.py), strongest first:
   DEFINITION  before a top-level definition (its comments and decorators included)
   NESTED      before a nested definition (a method); shallower nesting first
   PARAGRAPH   a blank line outside strings and comments
@@ -16,7 +16,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 from .structure import CODE, CodeStructure
-from ..model import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
+from ..types import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
 from ..text.separators import Separators
 from ..unicode.whitespace import skip_space
 

@@ -164,7 +164,7 @@ _YAML_KEY = re.compile(r"(- +)?(\"[^\"\n]*\"|'[^'\n]*'|[^\s#'\"{\[\-?:][^:#\n]*?
 
 def _label(signature: str, lang: Language) -> str:
     """A short name for a definition: "class Parser", "fn main", "main()", ".btn".
-    The patterns run over the signature as known to this Python (uniclass.py); the
+    The patterns run over the signature as known to this Python (unicode/classes.py); the
     name is taken from the signature itself."""
     sig = _SPACE_RUN.sub(" ", signature.split("\n", 1)[0] if lang.structure != "braces" else signature).strip()
     sig = sig.rstrip("{").strip()

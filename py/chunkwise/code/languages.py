@@ -224,7 +224,7 @@ def _hits(pattern: re.Pattern, head: str) -> int:
 
 def detect(text: str) -> tuple[str | None, str]:
     """A language from strong signals in pasted text, and why; (None, reason) for prose.
-    Looks at the first 20,000 characters only, as known to this Python (uniclass.py:
+    Looks at the first 20,000 characters only, as known to this Python (unicode/classes.py:
     re's word and digit classes by the pinned tables)."""
     head = uniclass.as_known(text[:20000]).lstrip("\ufeff")
     stripped = head.lstrip()

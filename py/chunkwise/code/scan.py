@@ -1,6 +1,6 @@
 """A structural scanner for source code, in one linear pass and never raising.
 
-For each language (languages.py) it finds the comments and string literals
+For each language (code/languages.py) it finds the comments and string literals
 (multi-line, raw, template strings, heredocs), the bracket depth at every line
 break, and the definitions (classes, functions, methods, tables, keys...) with
 the decorators, attributes and leading doc comments that belong to them.
@@ -50,7 +50,7 @@ class _Scanner(Lexer, DefinitionTracker, MarkupScanner):
     (definitions.py); markup is read by markup.py."""
 
     def __init__(self, text: str, lang: Language):
-        # The patterns (\w, \b) run over the text as known to this Python (uniclass.py),
+        # The patterns (\w, \b) run over the text as known to this Python (unicode/classes.py),
         # so they match the same everywhere; labels are taken from the source.
         self.source = text
         self.text = uniclass.as_known(text)

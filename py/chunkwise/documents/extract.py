@@ -63,7 +63,7 @@ def binary_kind(data: bytes) -> str | None:
     sample = data[:8192]
     if b"\x00" not in sample:
         return None
-    from ..textio import _detect
+    from ..io.decode import _detect
 
     _, codec, _, bom, guessed = _detect(data)
     if bom or guessed:
@@ -119,11 +119,11 @@ def read_input(data: bytes, name: str | None, *, language: str | None = None, en
                strict: bool = False, progress=None) -> tuple[str, str | None, Extracted | None]:
     """Any input file as chunkwise reads it, the one rule of the CLI, corpus mode, Ray's
     ChunkRows and the page: a document (HTML, PDF, DOCX, by kind(); `language` "html"
-    keeps HTML as markup) is extracted; other bytes are text, decoded as textio decodes
+    keeps HTML as markup) is extracted; other bytes are text, decoded as io/decode.py decodes
     them (`strict`: refused rather than repaired, as corpus mode wants), unless they are
     binary (an image, an executable): DocumentError, never text of U+FFFD.
     -> (text, a note for the user or None, the Extracted document or None)"""
-    from ..textio import decode_bytes, decode_strict
+    from ..io.decode import decode_bytes, decode_strict
 
     found = kind(data, name)
     if found and not (found == "html" and language == "html"):

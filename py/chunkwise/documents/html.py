@@ -48,7 +48,7 @@ _HAS_CONTENT = re.compile(r"""<(?:main|article)[\s>/]|\srole\s*=\s*["']?main\b""
 def decode_html(data: bytes) -> tuple[str, str | None]:
     """Bytes as text: a BOM, else a <meta charset> in the first 2 KB, else UTF-8. Invalid bytes
     become U+FFFD; the note says how many (None when there were none)."""
-    from ..textio import decode_bytes
+    from ..io.decode import decode_bytes
 
     for mark in (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         if data.startswith(mark):

@@ -15,9 +15,9 @@ from ..code.cuts import CodeOutline, CodeSeparators
 from ..text.fenced import separators_for
 from ..code.languages import CODE_LANGUAGES, detect, resolve
 from ..text.markdown import Outline
-from ..model import DEFAULT_OVERLAP_UNIT, Result
+from ..types import DEFAULT_OVERLAP_UNIT, Result
 from ..text.separators import Separators, trim_end
-from ..textio import replace_surrogates
+from ..io.decode import replace_surrogates
 from ..tokenizer.registry import get_tokenizer
 
 class Document:
@@ -27,7 +27,7 @@ class Document:
     different settings; only the packing runs again.
 
     `language` says what the text is: None (or "text") for prose and Markdown,
-    a code language ("python", "go"... see languages.py) for source code, or
+    a code language ("python", "go"... see code/languages.py) for source code, or
     "auto" to decide from strong signals in the text (`language_note` says why).
     In code, '#' lines are no headings, `headings` is the definition path, the
     smart strategy cuts by the code ladder and chunks start at a line start."""
@@ -52,7 +52,7 @@ class Document:
 
     @cached_property
     def structure(self):
-        """The code structure (codescan.py); plain lines for a text that is not code."""
+        """The code structure (code/scan.py); plain lines for a text that is not code."""
         return scan(self.text, self.language if self.is_code else "text")
 
     @cached_property
@@ -61,7 +61,7 @@ class Document:
 
     @cached_property
     def separators(self) -> Separators:
-        """The prose cuts; fenced blocks of a known language are cut as their code (fenced.py)."""
+        """The prose cuts; fenced blocks of a known language are cut as their code (text/fenced.py)."""
         return separators_for(self.text, self.outline)
 
     @cached_property

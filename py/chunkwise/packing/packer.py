@@ -20,7 +20,7 @@ from . import topics
 from ..code.cuts import CodeOutline
 from ..code.languages import resolve
 from ..text.markdown import Outline
-from ..model import BOUNDARIES, DEFAULT_OVERLAP_UNIT, HEADING, TOKEN, Chunk, Result, Settings
+from ..types import BOUNDARIES, DEFAULT_OVERLAP_UNIT, HEADING, TOKEN, Chunk, Result, Settings
 from ..text.separators import Separators, next_space, skip_space, trim_end
 from .strategies import AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, END, LEAST_FILL, MIN_FILL, SPECS
 from ..unicode.whitespace import is_space

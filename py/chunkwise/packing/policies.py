@@ -1,4 +1,4 @@
-"""One small policy per kind of strategy (strategies.py names the kinds): how a
+"""One small policy per kind of strategy (packing/strategies.py names the kinds): how a
 chunk's cut is picked in its window, from the packer's candidate finders.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ class StructureFirst:
 class TopicShifts(StructureFirst):
     """topics: where the topic shifts most for the strength of the cut, among the
     heading, paragraph, line and sentence cuts that keep the chunk at least a
-    quarter full (topics.py); where there is none, as smart."""
+    quarter full (packing/topics.py); where there is none, as smart."""
 
     def pick(self, job: ChunkJob, w: Window) -> Candidate:
         return job.topic_cut(w) or job.structure_first(w, self.levels)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 
-from ..model import DEFAULT_OVERLAP_UNIT, OVERLAP_UNITS
+from ..types import DEFAULT_OVERLAP_UNIT, OVERLAP_UNITS
 from .strategies import STRATEGIES
 from ..tokenizer.registry import check_encoding
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT, WORD
+from ..types import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT, WORD
 
 END = -1  # the pseudo level of the document's end
 LADDER = (HEADING, PARAGRAPH, LINE, SENTENCE, PHRASE, WORD)
 # The code ladder: between top-level definitions, between nested ones (methods),
 # blank lines, then line ends outside strings and comments (each at the shallowest
-# depth), then any line end, then words. See codeseps.py.
+# depth), then any line end, then words. See code/cuts.py.
 CODE_LADDER = (DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE, WORD)
 # The code ladder's levels outside strings and comments: while one of them fits,
 # no cut falls inside a string or a comment.
@@ -39,7 +39,7 @@ FARTHEST = "farthest"  # the farthest cut of its levels; a unit too big for the 
 #                        split structure-first at the levels below them
 SECTIONS = "sections"  # a cut before every heading, even when the rest would fit; then FARTHEST
 WINDOWS = "windows"  # fixed token windows: a cut between tokens only
-TOPICS = "topics"  # where the topic shifts most for the cut's strength (topics.py); else STRUCTURE
+TOPICS = "topics"  # where the topic shifts most for the cut's strength (packing/topics.py); else STRUCTURE
 CODE = "code"  # STRUCTURE on the code ladder, the shallowest cut of a level first, and
 #                never inside a string or comment while a cut outside one fits
 

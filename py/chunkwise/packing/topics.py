@@ -22,7 +22,7 @@ from collections import Counter
 from functools import cached_property
 
 from ..unicode import classes as uniclass
-from ..model import HEADING, LINE, PARAGRAPH, SENTENCE
+from ..types import HEADING, LINE, PARAGRAPH, SENTENCE
 
 # The levels a topic cut may fall at, and how much each is worth on its own.
 STRENGTH = {HEADING: 1.0, PARAGRAPH: 0.6, LINE: 0.5, SENTENCE: 0.3}

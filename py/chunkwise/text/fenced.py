@@ -2,7 +2,7 @@
 (```python, ```js, ```rust,ignore) is cut like that language's code.
 
 Inside such a block the prose levels are replaced by the code ladder's
-(codeseps.py), read from a scan of the block's body in its own language:
+(code/cuts.py), read from a scan of the block's body in its own language:
   PARAGRAPH  before a top-level definition, then before a nested one, then a
              blank line outside strings and comments (the strongest that keeps
              the chunk full enough, the shallowest of its cuts)
@@ -24,7 +24,7 @@ from ..code.scan import scan
 from ..code.cuts import CodeOutline, CodeSeparators, code_chunk_start
 from ..code.languages import fence_language
 from .markdown import Outline
-from ..model import DEFINITION, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT
+from ..types import DEFINITION, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT
 from .separators import Separators
 from ..unicode.whitespace import skip_space, trim_end
 from ..packing.strategies import CODE_STRUCTURE as _STRUCTURAL

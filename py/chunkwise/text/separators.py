@@ -10,7 +10,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 from .markdown import Outline
-from ..model import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
+from ..types import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
 from ..unicode.classes import is_alnum, is_decimal, is_letter, is_lower, is_upper
 from ..unicode.whitespace import CHARS as _SPACES
 from ..unicode.whitespace import CLASS as _S
@@ -26,8 +26,8 @@ _CJK_CLOSERS = "」』”’）】》〉\"'"
 # character, against 50-70 for an alternation of classes). The alternatives then
 # look back at that first character.
 #
-# Whitespace is the tokenizer's (whitespace.py), never re's \s or str.isspace();
-# letters and digits are the pinned tables' (uniclass.py), never re's \w or
+# Whitespace is the tokenizer's (unicode/whitespace.py), never re's \s or str.isspace();
+# letters and digits are the pinned tables' (unicode/classes.py), never re's \w or
 # str.islower(), which follow the running Python's Unicode version.
 #
 # Sentence ends: . ! ? … (and Arabic, Devanagari) before whitespace, closing quotes

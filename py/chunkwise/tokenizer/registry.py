@@ -33,7 +33,7 @@ def default_backend() -> str:
 def get_tokenizer(encoding: str, backend: str | None = None) -> Tokenizer:
     """The tokenizer for an encoding; built once per (encoding, backend). Besides
     cl100k_base, o200k_base and chars, an encoding can be a Hugging Face
-    tokenizer.json (a preset's, or one registered with hf_registry.register_file);
+    tokenizer.json (a preset's, or one registered with hf/files.register_file);
     its fast backend is the `tokenizers` package where tiktoken's would be used."""
     if encoding == "chars":
         return _build("chars", "chars")

@@ -1,4 +1,4 @@
-"""The pinned character classes (unicode_data.py, tiktoken's Unicode version), for
+"""The pinned character classes (unicode/tables.py, tiktoken's Unicode version), for
 code that must decide the same way on every Python: CPython 3.11 knows Unicode 14,
 Pyodide 16, so unicodedata.category(), str.islower() and re's \\w may disagree
 between the CLI and the page. Every such decision in the package goes through here."""
@@ -104,7 +104,7 @@ def as_known(text: str) -> str:
 
 def with_stand_ins(text: str, memo: dict[str, str], stand_in) -> str:
     """text with each character ch replaced by stand_in(ch) (ch itself: kept), asked once
-    per character (memo); hf_text.as_known does the same for the tokenizers library's classes."""
+    per character (memo); text.as_known does the same for the tokenizers library's classes."""
     chars = set(text)
     for ch in chars.difference(memo):
         memo[ch] = stand_in(ch)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..hf import unicode_tables as hf_unicode
+from . import unicode_tables as hf_unicode
 from .text import WHITE_SPACE, RangeSet
 
 

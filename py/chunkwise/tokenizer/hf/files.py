@@ -19,7 +19,7 @@ from ...presets import FILES, TOKENIZER_CACHE
 
 if TYPE_CHECKING:
     from .tokenizer import HFTokenizer
-# hf_tokenizer (and its normalizers, pre-tokenizers and models) is imported when a
+# tokenizer.py (and its normalizers, pre-tokenizers and models) is imported when a
 # tokenizer.json is first used: the page's engine starts without it.
 
 # name -> tokenizer.json text, for files registered in this process.

@@ -27,7 +27,7 @@ _MC_OTHER = frozenset(
 
 # Characters of the BMP that join the cluster before them, from the library's
 # own segmentation tables (see tools/gen_hf_unicode.py); others by category (the
-# library's Unicode, hf_text.category: the running Python's may be older).
+# library's Unicode, text.category: the running Python's may be older).
 _JOINS = RangeSet(hf_unicode.GRAPHEME_JOINS)
 
 

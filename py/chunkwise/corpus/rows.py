@@ -12,11 +12,11 @@ import json
 import math
 from typing import Any, NamedTuple
 
-from .about import DEFAULTS
-from .chunker import Chunker
-from .tokenizer.hf.files import register_file, register_text, registered_files
-from .code.languages import choose, from_filename, resolve
-from .model import Settings
+from ..about import DEFAULTS
+from ..chunker import Chunker
+from ..tokenizer.hf.files import register_file, register_text, registered_files
+from ..code.languages import choose, from_filename, resolve
+from ..types import Settings
 
 # The row's fields, in output order. Chunk rows leave `error` empty; an error
 # row has only doc_id (when known), metadata, chunker and error.
@@ -38,7 +38,7 @@ class Doc(NamedTuple):
     text: str | None
     metadata: dict
     error: str | None = None
-    language: str | None = None  # what the text is read as: a languages.py id, or None for prose
+    language: str | None = None  # what the text is read as: a code/languages.py id, or None for prose
     nonfinite: int = 0  # NaN and Infinity values in the metadata, written as null
     page_starts: tuple = ()  # a PDF's: where each page's text starts (chunk rows get `pages`)
 
@@ -48,7 +48,7 @@ def file_doc(doc_id: str, data: bytes, name: str, *, language: str | None = None
     """A file's bytes as a document, read as chunkwise.documents.read_input reads every input:
     HTML, PDF and DOCX extracted (their text is prose), other text decoded strictly, read as
     `language` or its extension says; an error Doc with the reason when it cannot be read."""
-    from .documents import read_input
+    from ..documents import read_input
 
     try:
         text, _, document = read_input(data, name, language=language, encoding=encoding, strict=True)
@@ -61,7 +61,7 @@ def file_doc(doc_id: str, data: bytes, name: str, *, language: str | None = None
 
 def chunker_label(settings: Settings) -> str:
     """Which chunkwise, tokenizer and settings made a chunk: one short string."""
-    from ._version import __version__
+    from .._version import __version__
 
     s = settings
     return (
@@ -291,7 +291,7 @@ def rows(chunker: Chunker, doc: Doc, *, max_chars: int | None = None, label: str
     except Exception as error:  # a bug must not end the run: report it in the row
         return [error_row(doc, label, f"chunking failed: {type(error).__name__}: {error}")]
     if doc.page_starts:
-        from .documents import with_pages
+        from ..documents import with_pages
 
         chunks = with_pages(chunks, doc.page_starts)
     settings = chunker.settings

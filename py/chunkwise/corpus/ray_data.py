@@ -1,7 +1,7 @@
 """Document rows in, chunk rows out, for Ray Data (and Spark, Dask): pip install 'chunkwise[ray]'.
 
     import ray
-    from chunkwise.ray_data import ChunkRows, RowSettings
+    from chunkwise.corpus.ray_data import ChunkRows, RowSettings
 
     (ray.data.read_parquet("docs/")                   # columns id, text, and any others
         .map_batches(ChunkRows, fn_constructor_kwargs={"max_tokens": 512, "overlap": 64},
@@ -10,7 +10,7 @@
 
 Each actor builds one Chunker (one tokenizer load) and keeps it for every batch.
 ChunkRows takes the options of the CLI's corpus mode, by the same names (they are
-chunkwise.rows.RowSettings): max_tokens, overlap, strategy, encoding, overlap_unit,
+chunkwise.corpus.rows.RowSettings): max_tokens, overlap, strategy, encoding, overlap_unit,
 id_field, text_field, max_chars, language, language_field, and tokenizer (a
 tokenizer.json: a path every actor can read). Or one RowSettings object built in the
 driver, which carries a tokenizer file's text to every actor:
@@ -22,7 +22,7 @@ Rows of files, as ray.data.read_binary_files("docs/", include_paths=True) gives 
 and `path`, no text field), are read as the CLI reads files: HTML, PDF and DOCX extracted
 (a PDF's chunk rows have `pages`), text decoded; the path is the document's id.
 
-The rows have the columns of the CLI's Parquet output (chunkwise.rows.arrow_schema),
+The rows have the columns of the CLI's Parquet output (chunkwise.corpus.rows.arrow_schema),
 with the same values for the same input and settings. The same callable takes a
 pandas DataFrame, so it also runs as Spark's mapInPandas (chunk_frames, SPARK_SCHEMA)
 and Dask's map_partitions (meta=empty_frame()).

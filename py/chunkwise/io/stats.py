@@ -1,7 +1,7 @@
 """Numbers about a run: sizes, fill, overlap and why each chunk ended."""
 from __future__ import annotations
 
-from .model import BOUNDARIES, Result
+from ..types import BOUNDARIES, Result
 
 HISTOGRAM_BINS = 10
 
@@ -58,6 +58,6 @@ def compute(result: Result, model: str | None = None) -> dict:
 
 
 def _model_fields(model: str) -> dict:
-    from .presets import describe_model
+    from ..presets import describe_model
 
     return describe_model(model)
