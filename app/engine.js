@@ -39,6 +39,7 @@ export class Engine {
   constructor(spawned, { onBoot, onRestarted }) {
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject} for one-shot requests
+    this.progress = new Map(); // id -> onProgress(done, total) of an open request
     this.run = null; // the current Run: the only one whose messages we still want
     this.sentText = null; // the text the worker holds as its document
     this.describe = null; // the engine's settings catalogue (chunkwise.about.describe)
@@ -112,6 +113,8 @@ export class Engine {
       case REPLY.bootError:
         this.boot.reject(new Error(msg.message));
         return;
+      case REPLY.openProgress:
+        return this.progress.get(msg.id)?.(msg.done, msg.total);
       case REPLY.opened:
       case REPLY.exported:
       case REPLY.filesSet:
@@ -168,12 +171,22 @@ export class Engine {
   // Decode a file's bytes in Python, exactly as the CLI does (`encoding`: a codec
   // the user picked, as the CLI's --input-encoding; null detects); the worker
   // keeps the result as its document. -> {text, info, size}
-  async open(bytes, encoding = null) {
+  // `name` says by its extension whether it is HTML, PDF or DOCX; onProgress(done, total)
+  // hears how many pages of a document are read. -> {text, info, size, document}, or
+  // {refused: the reason} for a file that is neither text nor a document it reads
+  async open(bytes, encoding = null, name = null, onProgress = null) {
     this.supersede();
     this.sentText = null;
-    const msg = await this.request({ type: REQUEST.open, bytes, encoding }, [bytes]);
-    this.sentText = msg.text;
-    return { text: msg.text, info: msg.info, size: msg.size };
+    const id = this.nextId;
+    if (onProgress) this.progress.set(id, onProgress);
+    try {
+      const msg = await this.request({ type: REQUEST.open, bytes, encoding, name }, [bytes]);
+      if (msg.refused) return { refused: msg.refused };
+      this.sentText = msg.text;
+      return { text: msg.text, info: msg.info, size: msg.size, document: msg.document };
+    } finally {
+      this.progress.delete(id);
+    }
   }
 
   // The current document chunked with other settings (the compare view),

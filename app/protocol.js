@@ -6,7 +6,8 @@
 // Page -> worker. Each has an id; a reply names the id it answers.
 export const REQUEST = {
   text: "text", //              {text}: typed or pasted text replaces the document
-  open: "open", //              {bytes, encoding}: a file, decoded there (encoding: the user's codec, or null to detect)
+  open: "open", //              {bytes, encoding, name}: a file, read there as the CLI reads it (HTML, PDF, DOCX
+  //                            extracted; encoding: the user's codec, or null to detect)
   chunk: "chunk", //            {settings}: chunk the document; a newer text/open/chunk supersedes it
   export: "export", //          {run, fmt, headers}: the download bytes of a finished run
   files: "files", //            {names, contents}: several files, apart from the document
@@ -21,7 +22,9 @@ export const REPLY = {
   boot: "boot", //              {stage, label}: a start-up stage began
   ready: "ready", //            {version, pyodide, describe, resumed}
   bootError: "boot-error", //   {message}: the engine cannot start
-  opened: "opened", //          {id, text, info, size}
+  openProgress: "open-progress", // {id, done, total}: pages of a document read so far
+  opened: "opened", //          {id, text, info, size, document}: document null for text, else {format, notice,
+  //                            pages, page_starts}; or {id, refused}: why the file was not read
   started: "started", //        {id, warnings, settings, size, language}
   chunks: "chunks", //          {id, chunks, progress}: a run's next chunks
   done: "done", //              {id, stats}

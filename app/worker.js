@@ -172,13 +172,22 @@ function setText({ text }) {
   size = JSON.parse(call("set_text", text)).size;
 }
 
-function openFile({ id, bytes, encoding }) {
+function openFile({ id, bytes, encoding, name }) {
   finishedRun = 0;
   // A Uint8Array reaches Python as a JsProxy; the session copies it with to_bytes().
-  // `encoding`: the codec the user picked (the CLI's --input-encoding), or null to detect.
-  const opened = JSON.parse(call("open_file", new Uint8Array(bytes), encoding || null));
+  // `encoding`: the codec the user picked (the CLI's --input-encoding), or null to detect;
+  // `name`: the file's, whose extension says HTML, PDF or DOCX.
+  const progress = (done, total) => post({ type: REPLY.openProgress, id, done, total });
+  let opened;
+  try {
+    opened = JSON.parse(call("open_file", new Uint8Array(bytes), encoding || null, name || null, progress));
+  } catch (err) {
+    // Neither text nor a document it reads, or a document it cannot read: an answer, not a failure.
+    if (err?.type !== "DocumentError") throw err;
+    return post({ type: REPLY.opened, id, refused: pythonMessage(err) });
+  }
   size = opened.size;
-  post({ type: REPLY.opened, id, text: opened.text, info: opened.info, size });
+  post({ type: REPLY.opened, id, text: opened.text, info: opened.info, size, document: opened.document });
 }
 
 // The compare view: other settings on the current document, apart from its run.

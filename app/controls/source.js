@@ -139,7 +139,8 @@ export function wireSource(app) {
     try {
       await engine.booted;
       // The worker decodes the bytes and keeps the text as its document: it does not cross back.
-      const { kind, text, info, size } = await readFile(engine, file, encoding);
+      const pages = (done, total) => app.setRunState("pending", `Reading ${file.name}: page ${done} of ${total}…`, done / total);
+      const { kind, text, info, size, reason } = await readFile(engine, file, encoding, pages);
       if (kind === "empty") {
         say(`${file.name} is empty (0 bytes): there is nothing to chunk. The text before is still here.`);
         finishIdle();
@@ -148,6 +149,16 @@ export function wireSource(app) {
       if (kind === "binary") {
         say(`${file.name} does not look like text (it contains NUL bytes, as images, archives and programs do), so it was not opened. If it is text in another encoding, such as UTF-16, choose it below.`);
         showEncodingChoice(null, true, file);
+        finishIdle();
+        return;
+      }
+      if (kind === "refused") {
+        // (text in a codec with NUL bytes, such as UTF-16 without a mark, reads once the codec is chosen)
+        const binary = /not text nor a document/.test(reason);
+        say(binary
+          ? `${file.name} does not look like text: ${reason}, so it was not opened. The text before is still here. If it is text in another encoding, such as UTF-16, choose it below.`
+          : `${file.name} was not opened: ${reason}. The text before is still here.`);
+        showEncodingChoice(null, binary, file);
         finishIdle();
         return;
       }
@@ -182,7 +193,12 @@ export function wireSource(app) {
       const listed = await engine.setFiles(files.map((f) => f.name), contents);
       state.files = { files, listed, stats: null };
       showMany();
-      await openFile(files[0], null, `${files.length} files are open; ${files[0].name} is shown.`, true);
+      // The first file that is read (a refused one is named in the list, and left out)
+      const shown = files[Math.max(0, listed.findIndex((f) => !f.info.refused))];
+      const refused = listed.filter((f) => f.info.refused).map((f) => f.name);
+      const left = refused.length ? ` Left out: ${refused.join(", ")} (neither text nor a document chunkwise reads).` : "";
+      const open = refused.length ? `${files.length - refused.length} of ${files.length}` : files.length;
+      await openFile(shown, null, `${open} files are open; ${shown.name} is shown.${left}`, true);
     } catch (err) {
       app.setRunState("error", `Could not open the files: ${err.message}`);
     }
@@ -201,12 +217,12 @@ export function wireSource(app) {
     fileRows.replaceChildren(...state.files.listed.map((f, i) => {
       const st = state.files.stats && state.files.stats[i];
       const view = el("button", { type: "button", class: "file-name", "data-testid": "file-view",
-        "aria-current": state.source.file === state.files.files[i] ? "true" : null }, f.name);
+        "aria-current": state.source.file === state.files.files[i] ? "true" : null, disabled: f.info.refused ? "" : null }, f.name);
       view.addEventListener("click", () => openFile(state.files.files[i], null, `${state.files.files.length} files are open; ${f.name} is shown.`, true));
       const facts = st
         ? `${fmtInt(st.chunk_count)} chunk${st.chunk_count === 1 ? "" : "s"} · ${count(st.source_tokens, state.settings.encoding)}`
         : `${fmtInt(f.chars)} characters`;
-      const note = !f.chars ? "empty" : f.info.binary ? "looks binary" : f.info.replaced ? `${fmtInt(f.info.replaced)} bytes replaced` : "";
+      const note = f.info.refused ? `left out: ${f.info.refused}` : !f.chars ? "empty" : f.info.replaced ? `${fmtInt(f.info.replaced)} bytes replaced` : "";
       return el("li", { "data-testid": "file-row", "data-name": f.name, "data-chunks": st ? st.chunk_count : "" },
         view, " ", el("span", { class: "file-facts" }, facts), note ? el("span", { class: "file-note" }, ` (${note})`) : null);
     }));
