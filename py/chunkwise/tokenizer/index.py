@@ -231,26 +231,3 @@ class TokenIndex:
     def is_separable(self, p: int) -> bool:
         m = self._separable.match(self._known, p)
         return m is not None and self._separable_match(self.text, m)
-
-
-class CharIndex:
-    """The `chars` encoding: every code point is one token."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.n = len(text)
-
-    def total(self) -> int:
-        return self.n
-
-    def tokens_before(self, pos: int) -> int:
-        return pos
-
-    def tokens_before_each(self, offsets: list[int]) -> list[int]:
-        return offsets
-
-    def offset_after(self, k: int) -> int:
-        return max(0, min(k, self.n))
-
-    def count(self, a: int, b: int) -> int:
-        return b - a
