@@ -11,7 +11,8 @@ import pathlib
 import subprocess
 import sys
 import tempfile
-import time
+
+from timing import best_of
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -27,15 +28,6 @@ HTML_DIR = pathlib.Path("/usr/share/doc/debian-policy/policy.html")
 def _bytes(path: pathlib.Path) -> bytes:
     data = path.read_bytes()
     return gzip.decompress(data) if path.suffix == ".gz" else data
-
-
-def _best(fn, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def _peak_mb(data: bytes, name: str) -> float:
@@ -66,8 +58,8 @@ def section(quick: bool, table) -> tuple[str, dict]:
             raw = _bytes(path)
             (tmp / name).write_bytes(raw)
             doc = chunkwise.read_document(raw, name)
-            ours = _best(lambda: chunkwise.read_document(raw, name), runs)
-            theirs = _best(lambda: subprocess.run(["pdftotext", "-q", str(tmp / name), "-"], capture_output=True, check=True), runs)
+            ours = best_of(lambda: chunkwise.read_document(raw, name), runs)
+            theirs = best_of(lambda: subprocess.run(["pdftotext", "-q", str(tmp / name), "-"], capture_output=True, check=True), runs)
             ends = [*doc.page_starts[1:], len(doc.text)]
             ratio = word_ratio([doc.text[a:b] for a, b in zip(doc.page_starts, ends)], pdftotext_pages(raw))
             mb = len(raw) / 1e6
@@ -77,11 +69,11 @@ def section(quick: bool, table) -> tuple[str, dict]:
         largest = max(PDFS, key=lambda n: data[n]["MB"])
         data["peak_MB"] = _peak_mb((tmp / largest).read_bytes(), largest)
         html = b"".join(p.read_bytes() for p in sorted(HTML_DIR.glob("*.html")))
-        html_s = _best(lambda: [chunkwise.read_document(p) for p in sorted(HTML_DIR.glob("*.html"))], runs)
+        html_s = best_of(lambda: [chunkwise.read_document(p) for p in sorted(HTML_DIR.glob("*.html"))], runs)
         docx = make_docx(lambda d: [(d.add_heading(f"Part {i}", 1), d.add_paragraph("A paragraph of a report. " * 30),
                                      d.add_table(rows=3, cols=3)) for i in range(400)])
         (tmp / "report.docx").write_bytes(docx)
-        docx_s = _best(lambda: chunkwise.read_document(docx, "report.docx"), runs)
+        docx_s = best_of(lambda: chunkwise.read_document(docx, "report.docx"), runs)
         data["html"] = {"MB": len(html) / 1e6, "s": html_s}
         data["docx"] = {"MB": len(docx) / 1e6, "s": docx_s}
         rows.append(["policy.html/*.html", "", f"{len(html) / 1e6:.2f}", f"{html_s:.2f}", "", f"{len(html) / 1e6 / html_s:.2f}", "", "", ""])
