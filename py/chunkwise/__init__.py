@@ -17,7 +17,10 @@ from .packing.packer import chunk_document
 from .packing.settings import default_overlap
 from .tokenizer.hf.files import register_file as register_tokenizer
 from .code.languages import LANGUAGES
-from .types import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS, Chunk, ChunkwiseWarning, Result, Settings
+from .types import (
+    BOUNDARIES, CONTEXT_MODES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY,
+    ENCODINGS, OVERLAP_UNITS, Chunk, ChunkwiseWarning, Result, Settings,
+)
 from .packing.strategies import STRATEGIES
 
 __all__ = [
@@ -56,12 +59,14 @@ def __getattr__(name: str):
 def chunk(
     text: str | Document,
     *,
-    max_tokens: int = 512,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
     overlap: int | None = None,
-    strategy: str = "smart",
-    encoding: str = "cl100k_base",
+    strategy: str = DEFAULT_STRATEGY,
+    encoding: str = DEFAULT_ENCODING,
     language: str | None = None,
     overlap_unit: str = DEFAULT_OVERLAP_UNIT,
+    context: str = DEFAULT_CONTEXT,
+    parent_tokens: int | None = None,
 ) -> list[Chunk]:
     """Split `text` into chunks of at most `max_tokens` tokens (overlap included).
 
@@ -74,12 +79,16 @@ def chunk(
     whole sentence, at a word start only when the tail has no sentence start
     (`sentences`: no overlap rather than half a sentence); "word" takes the
     longest tail of whole words within `overlap`.
+    context "headings" gives each chunk `embed_text` (its heading path and any table
+    header, then its text) and `embed_tokens`, within max_tokens. parent_tokens=N
+    also makes parents of N tokens (chunk_document's `parents`), each chunk in one.
 
     Settings that make no sense are adjusted and reported as ChunkwiseWarning;
     use chunk_document() to get those messages and the source's token count.
     """
     result = chunk_document(
-        text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language, overlap_unit=overlap_unit
+        text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language,
+        overlap_unit=overlap_unit, context=context, parent_tokens=parent_tokens,
     )
     for message in result.warnings:
         warnings.warn(message, ChunkwiseWarning, stacklevel=2)

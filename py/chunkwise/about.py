@@ -7,7 +7,10 @@ from __future__ import annotations
 from ._version import __version__
 from .packing.settings import MIN_BPE_BUDGET, OVERLAP_SHARE, OVERLAP_STRETCH, OVERLAP_TOLERANCE
 from .code.languages import LANGUAGES
-from .types import BOUNDARIES, DEFAULT_OVERLAP_UNIT, ENCODINGS, OVERLAP_UNITS
+from .types import (
+    BOUNDARIES, CONTEXT_MODES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY,
+    ENCODINGS, OVERLAP_UNITS,
+)
 from .presets import PRESETS
 from .packing.strategies import SPECS, STRATEGIES
 
@@ -24,6 +27,7 @@ BOUNDARY_HELP = {
     "definition": "between definitions",
     "nested": "between nested definitions",
     "paragraph": "paragraph break",
+    "row": "between table rows",
     "statement": "line end outside strings and comments",
     "line": "line break",
     "sentence": "sentence end",
@@ -45,8 +49,8 @@ OVERLAP_UNIT_HELP = {
     "word": ("Word start", "The overlap starts at a word: as many whole words as fit the overlap."),
 }
 FORMATS = ("jsonl", "json", "text")
-DEFAULTS = {"max_tokens": 512, "strategy": "smart", "encoding": "cl100k_base", "format": "jsonl",
-            "overlap_unit": DEFAULT_OVERLAP_UNIT}
+DEFAULTS = {"max_tokens": DEFAULT_MAX_TOKENS, "strategy": DEFAULT_STRATEGY, "encoding": DEFAULT_ENCODING, "format": "jsonl",
+            "overlap_unit": DEFAULT_OVERLAP_UNIT, "context": DEFAULT_CONTEXT}
 MAX_TOKENS_LIMIT = 1_000_000  # the page's input limit; the library takes any size
 # (the page adds the value for the size shown; the CLI's --help, for the default size)
 OVERLAP_RULE = "an eighth of the chunk size, rounded down"

@@ -16,7 +16,12 @@ from collections.abc import Iterable
 from .packing.document import Document
 from .packing.packer import chunk_document
 from .packing.settings import settle
-from .types import DEFAULT_OVERLAP_UNIT, Chunk, ChunkwiseWarning, Result, Settings
+from .packing.context import check_context
+from .packing.settings import check_parent_tokens
+from .types import (
+    DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, Chunk, ChunkwiseWarning,
+    Result, Settings,
+)
 from .tokenizer.registry import get_tokenizer
 
 
@@ -30,14 +35,17 @@ class Chunker:
     """
 
     def __init__(
-        self, *, max_tokens: int = 512, overlap: int | None = None, strategy: str = "smart", encoding: str = "cl100k_base",
-        overlap_unit: str = DEFAULT_OVERLAP_UNIT,
+        self, *, max_tokens: int = DEFAULT_MAX_TOKENS, overlap: int | None = None, strategy: str = DEFAULT_STRATEGY,
+        encoding: str = DEFAULT_ENCODING, overlap_unit: str = DEFAULT_OVERLAP_UNIT, context: str = DEFAULT_CONTEXT,
+        parent_tokens: int | None = None,
     ):
         budget, used_overlap, adjustments = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
-        self.settings = Settings(budget, used_overlap, strategy, encoding, overlap_unit)
+        parents = check_parent_tokens(parent_tokens, budget)
+        self.settings = Settings(budget, used_overlap, strategy, encoding, overlap_unit, check_context(context), parents)
         self.adjustments = adjustments
         self._arguments = dict(
-            max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit
+            max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit,
+            context=context, parent_tokens=parent_tokens,
         )
         self.tokenizer = get_tokenizer(encoding)  # loaded (and cached) now, not on the first document
 
@@ -45,7 +53,8 @@ class Chunker:
         s = self.settings
         return (
             f"Chunker(max_tokens={s.max_tokens}, overlap={s.overlap}, strategy={s.strategy!r},"
-            f" encoding={s.encoding!r}, overlap_unit={s.overlap_unit!r})"
+            f" encoding={s.encoding!r}, overlap_unit={s.overlap_unit!r}, context={s.context!r},"
+            f" parent_tokens={s.parent_tokens!r})"
         )
 
     def chunk_document(self, text: str | Document, language: str | None = None) -> Result:

@@ -123,11 +123,15 @@ LANGUAGES: dict[str, Language] = {
         Language("json", "JSON", (".json", ".jsonc", ".json5", ".ipynb", ".geojson"), (), ("//",), (("/*", "*/", False),), ('"',),
                  decl=r"\"(?:[^\"\\\n]|\\.)*\"[ \t]*:"),
         Language("markdown", "Markdown", (".md", ".markdown", ".mdx", ".rst"), (), (), (), (), "none"),
+        # a table, a record a row: cut between records (text/tables.py)
+        Language("csv", "CSV", (".csv",), (), (), (), (), "none"),
+        Language("tsv", "TSV", (".tsv", ".tab"), (), (), (), (), "none"),
     )
 }
 
-# Markdown is prose with code inside: the others are "code" (the code ladder).
-CODE_LANGUAGES = tuple(name for name in LANGUAGES if name != "markdown")
+# Markdown is prose with code inside, CSV and TSV are tables: the others are "code" (the code ladder).
+TABLE_DELIMITERS = {"csv": ",", "tsv": "\t"}
+CODE_LANGUAGES = tuple(name for name in LANGUAGES if name != "markdown" and name not in TABLE_DELIMITERS)
 _BY_EXTENSION = {ext: lang.name for lang in LANGUAGES.values() for ext in lang.extensions}
 _BY_FILENAME = {fn.lower(): lang.name for lang in LANGUAGES.values() for fn in lang.filenames}
 _ALIASES = {

@@ -10,7 +10,7 @@ import zipfile
 import zlib
 from xml.etree import ElementTree as ET
 
-from .model import DocumentError, Extracted, words
+from .model import DocumentError, Extracted, pipe_table, words
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 MAX_PART = 64 << 20  # inflated bytes of one XML part: a zip bomb stops here
@@ -145,13 +145,7 @@ class _Body:
         self.end_list()
         if rows:
             self.table_count += 1
-            width = max(map(len, rows))
-            lines = []
-            for i, row in enumerate(rows):
-                lines.append("| " + " | ".join(row + [""] * (width - len(row))) + " |")
-                if i == 0:
-                    lines.append("|" + "---|" * width)
-            self.blocks.append("\n".join(lines))
+            self.blocks.append(pipe_table(rows))
 
 
 def _body(data: bytes, styles: dict, numbering: dict) -> _Body:

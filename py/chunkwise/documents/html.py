@@ -8,7 +8,7 @@ import codecs
 import re
 from html.parser import HTMLParser
 
-from .model import DocumentError, Extracted, words
+from .model import DocumentError, Extracted, pipe_table, words
 
 # Their content is never text for a reader.
 SKIPPED = {"script", "style", "template", "noscript", "head", "svg", "canvas", "iframe", "object", "embed", "select"}
@@ -321,14 +321,7 @@ class _Converter(HTMLParser):
         self.break_block()
         if not rows:
             return
-        width = max(len(row) for row in rows)
-        lines = []
-        for i, row in enumerate(rows):
-            cells = row + [""] * (width - len(row))
-            lines.append("| " + " | ".join(cells) + " |")
-            if i == 0:  # GitHub's pipe tables need a header row: the first row is taken as one
-                lines.append("|" + "---|" * width)
-        self.blocks.append("\n".join(lines))
+        self.blocks.append(pipe_table(rows))
 
     def finish(self) -> str:
         self.close()

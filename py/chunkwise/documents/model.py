@@ -76,3 +76,15 @@ class Extracted:
     def info(self) -> dict:
         """A summary as JSON can carry it: format, notice, pages and where each begins."""
         return {"format": self.format, "notice": self.notice, "pages": self.pages, "page_starts": list(self.page_starts)}
+
+
+def pipe_table(rows: list[list[str]]) -> str:
+    """Rows of cell texts as a GitHub pipe table, one row a line (cut between rows:
+    text/tables.py). A pipe table needs a header row: the first row is taken as one."""
+    width = max(map(len, rows))
+    lines = []
+    for i, row in enumerate(rows):
+        lines.append("| " + " | ".join(row + [""] * (width - len(row))) + " |")
+        if i == 0:
+            lines.append("|" + "---|" * width)
+    return "\n".join(lines)

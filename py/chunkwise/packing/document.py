@@ -13,9 +13,9 @@ from ..tokenizer.index import TokenIndex
 from ..code.scan import scan
 from ..code.cuts import CodeOutline, CodeSeparators
 from ..text.fenced import separators_for
-from ..code.languages import CODE_LANGUAGES, detect, resolve
-from ..text.markdown import Outline
-from ..types import DEFAULT_OVERLAP_UNIT, Result
+from ..code.languages import CODE_LANGUAGES, TABLE_DELIMITERS, detect, resolve
+from ..text.markdown import Outline, TableOutline
+from ..types import DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, Result
 from ..text.separators import Separators, trim_end
 from ..io.decode import replace_surrogates
 from ..tokenizer.registry import get_tokenizer
@@ -57,7 +57,11 @@ class Document:
 
     @cached_property
     def outline(self) -> Outline | CodeOutline:
-        return CodeOutline(self.structure) if self.is_code else Outline(self.text)
+        if self.is_code:
+            return CodeOutline(self.structure)
+        if self.language in TABLE_DELIMITERS:
+            return TableOutline(self.text, TABLE_DELIMITERS[self.language])
+        return Outline(self.text)
 
     @cached_property
     def separators(self) -> Separators:
@@ -110,11 +114,13 @@ class Document:
         return index
 
     def chunk(
-        self, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base", overlap_unit=DEFAULT_OVERLAP_UNIT
+        self, *, max_tokens=DEFAULT_MAX_TOKENS, overlap=None, strategy=DEFAULT_STRATEGY, encoding=DEFAULT_ENCODING,
+        overlap_unit=DEFAULT_OVERLAP_UNIT, context=DEFAULT_CONTEXT, parent_tokens=None,
     ) -> Result:
         """All chunks of this document with these settings (the language is the Document's)."""
         from .packer import ChunkJob  # (the packer imports Document)
 
         return ChunkJob(
-            self, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit
+            self, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit,
+            context=context, parent_tokens=parent_tokens,
         ).result()

@@ -7,6 +7,9 @@ The packing routine places every cut under the exact budget. Each chunk starts a
      or two at the edges), lower hi and pick again.
 Overlap: the next chunk starts inside this one's tail (where a unit of the
 strategy starts, see _overlap_start), and `floor` makes sure it still ends past this one.
+Context (context.py): the chunk's text gets the budget its context leaves.
+Parents (parent_tokens): the same strategy makes the parents first; the chunks are
+then packed within each parent in turn, so they tile it.
 """
 from __future__ import annotations
 
@@ -20,14 +23,19 @@ from . import topics
 from ..code.cuts import CodeOutline
 from ..code.languages import resolve
 from ..text.markdown import Outline
-from ..types import BOUNDARIES, DEFAULT_OVERLAP_UNIT, HEADING, TOKEN, Chunk, Result, Settings
+from ..types import (
+    BOUNDARIES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, HEADING, TOKEN,
+    Chunk, Result, Settings,
+)
 from ..text.separators import Separators, next_space, skip_space, trim_end
 from .strategies import AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, END, LEAST_FILL, MIN_FILL, SPECS
 from ..unicode.whitespace import is_space
+from .context import NO_PREFIX, Context, Prefix, check_context
 from .cuts import Candidate, Ending, Overlap, Window
 from .document import Document
 from .policies import POLICIES
-from .settings import overlap_range, settle
+from .settings import check_parent_tokens, overlap_range, settle
+from ..tokenizer.registry import get_tokenizer
 
 class ChunkJob:
     """Chunks one document incrementally: step() returns the next chunks within a
@@ -36,11 +44,13 @@ class ChunkJob:
     as `language` (see Document). Smart chunks code by the code ladder."""
 
     def __init__(
-        self, source: Document | str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base",
-        language: str | None = None, overlap_unit=DEFAULT_OVERLAP_UNIT,
+        self, source: Document | str, *, max_tokens=DEFAULT_MAX_TOKENS, overlap=None, strategy=DEFAULT_STRATEGY, encoding=DEFAULT_ENCODING,
+        language: str | None = None, overlap_unit=DEFAULT_OVERLAP_UNIT, context=DEFAULT_CONTEXT, parent_tokens=None,
     ):
         given_overlap = overlap
         budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
+        context = check_context(context)
+        parent_tokens = check_parent_tokens(parent_tokens, budget)
         if isinstance(source, Document):
             if language is not None and resolve(language) != (source.language or "text"):
                 raise ValueError("a Document has its language already; make a new Document for another")
@@ -49,7 +59,7 @@ class ChunkJob:
             doc = Document(source, language)
         self.document = doc
         self.text = doc.text
-        self.settings = Settings(budget, overlap, strategy, encoding, overlap_unit)
+        self.settings = Settings(budget, overlap, strategy, encoding, overlap_unit, context, parent_tokens)
         # an overlap the caller gave (not the default): say so when no chunk got one
         self._overlap_given = given_overlap is not None and overlap > 0
         self._overlap_range = overlap_range(overlap, budget)
@@ -62,11 +72,29 @@ class ChunkJob:
         self._aim_fill = math.ceil(AIM_FILL * budget)  # (smart)
         self.index = doc.index(encoding)
         self.chunks: list[Chunk] = []
-        self.stop = doc.stop
+        self.stop = doc.stop  # where the text to chunk ends: the document's, or the parent's
         self.pos = doc.first
         self.prev_end = 0  # end of the previous chunk: overlap lies before it
         self.overlap_tokens = 0  # exact count of text[pos:prev_end]
         self._over_budget_warned = False  # (see _lone_character)
+        self.context = Context(doc, get_tokenizer(encoding), budget) if context == "headings" else None
+        self.parents: list[Chunk] = []
+        self._parent = None  # the index of the parent being tiled
+        if parent_tokens is not None:
+            parents = ChunkJob(
+                doc, max_tokens=parent_tokens, overlap=0, strategy=strategy, encoding=encoding,
+                overlap_unit=overlap_unit, context=context,
+            )
+            self.parents = parents.result().chunks
+            self.warnings += [w for w in parents.warnings if w not in self.warnings]
+            if self.parents:
+                self._tile(0)
+
+    def _tile(self, i: int) -> None:
+        """Pack the chunks of parent i next: within it, no overlap from the one before."""
+        parent = self.parents[i]
+        self._parent, self.pos, self.stop = i, parent.start, parent.end
+        self.prev_end, self.overlap_tokens = parent.start, 0
 
     # The outline and the cuts are looked for only once there is a chunk to make:
     # text of whitespace alone makes none (its token count is all it gets).
@@ -81,11 +109,11 @@ class ChunkJob:
 
     @property
     def done(self) -> bool:
-        return self.pos >= self.stop
+        return self.pos >= self.stop and (self._parent is None or self._parent + 1 >= len(self.parents))
 
     @property
     def progress(self) -> float:
-        return 1.0 if self.done else self.pos / self.stop
+        return 1.0 if self.done else self.pos / self.document.stop
 
     def step(self, max_seconds: float | None = None, max_chunks: int | None = None) -> list[Chunk]:
         """Make chunks until the time or count limit, or the end; returns the new ones."""
@@ -95,6 +123,7 @@ class ChunkJob:
             made.append(self._next_chunk())
             if self.done:
                 self._explain_no_overlap()
+                self._explain_context()
             if max_chunks is not None and len(made) >= max_chunks:
                 break
             if max_seconds is not None and time.perf_counter() - started >= max_seconds:
@@ -113,33 +142,59 @@ class ChunkJob:
             why = "no place for one to start (a sentence, line or word start) lay within its reach"
         self.warnings.append(f"overlap {self.settings.overlap}: no chunk repeats text from the one before it: {why}.")
 
+    def _explain_context(self) -> None:
+        shortened = self.context.shortened if self.context is not None else 0
+        if shortened:
+            self.warnings.append(
+                f"context: the heading path and table header of {shortened} chunk{'s' if shortened > 1 else ''}"
+                f" took more than half of max_tokens {self.settings.max_tokens}; the outermost headings"
+                " (then the table header) were left out of their embed_text."
+            )
+
     def result(self) -> Result:
         self.step()
-        return Result(self.chunks, self.index.total(), self.settings, self.warnings, self.document.language)
+        return Result(
+            self.chunks, self.index.total(), self.settings, self.warnings, self.document.language, self.parents
+        )
 
     # -- one chunk -----------------------------------------------------------
     def _next_chunk(self) -> Chunk:
+        if self.pos >= self.stop:  # this parent is tiled: the next one
+            self._tile(self._parent + 1)
         a = self.pos
-        ending = self._ending(a, max(a, self.prev_end))
+        ending, prefix = self._fit(a, max(a, self.prev_end))
         if ending is None:  # the overlap left no room for new text: drop it
             a = self.document.chunk_start(self.prev_end)
-            ending = self._ending(a, max(a, self.prev_end))
+            ending, prefix = self._fit(a, max(a, self.prev_end))
         if ending is None:  # a line's indentation leaves no room for its text: drop it
             a = skip_space(self.text, a)
-            ending = self._ending(a, a)
-        if ending is None:  # one character alone is over the budget
-            ending = self._lone_character(a)
+            ending, prefix = self._fit(a, a)
+        if ending is None:  # one character alone is over the budget (no room for a context either)
+            ending, prefix = self._lone_character(a), NO_PREFIX
         # a chunk that reaches the last text is the last (an overlap after it would add nothing)
         last = ending.level == END or ending.end == self.stop
+        if last and self._parent is not None and self._parent + 1 < len(self.parents):
+            boundary = self.parents[self._parent].boundary  # the last in its parent ends as the parent does
+        elif last:
+            boundary = "end"
+        else:
+            boundary = BOUNDARIES[self.seps.level_of(ending.cut, ending.level) + 1]
+        text = self.text[a : ending.end]
+        embed = {}
+        if self.context is not None:
+            embed_text = prefix.text + text
+            embed = {"embed_text": embed_text, "embed_tokens": self.context.count(embed_text) if prefix.text else ending.tokens}
         chunk = Chunk(
             index=len(self.chunks),
-            text=self.text[a : ending.end],
+            text=text,
             start=a,
             end=ending.end,
             token_count=ending.tokens,
             overlap_tokens=self.overlap_tokens if a < self.prev_end else 0,
-            boundary="end" if last else BOUNDARIES[self.seps.level_of(ending.cut, ending.level) + 1],
+            boundary=boundary,
             headings=self.outline.path_at(a),
+            parent=self._parent,
+            **embed,
         )
         self.chunks.append(chunk)
         self._advance(a, ending, last)
@@ -157,9 +212,28 @@ class ChunkJob:
             overlap = self._overlap_start(a, ending.end)
         self.pos, self.overlap_tokens = overlap or (fresh, 0)
 
-    def _ending(self, a: int, floor: int) -> Ending | None:
-        """The end of the chunk starting at a (past floor) that fits the budget, or None."""
+    def _fit(self, a: int, floor: int) -> tuple[Ending | None, Prefix]:
+        """The end of the chunk starting at a (past floor) and its context, which together
+        fit the budget; (None, ...) when no end does. The context and the text are counted
+        together, exactly: where they take more than their parts (a merge across the
+        join), the text's budget shrinks by the difference and the end is picked again."""
         budget = self.settings.max_tokens
+        if self.context is None:
+            return self._ending(a, floor, budget), NO_PREFIX
+        prefix = self.context.at(a)
+        room = budget - prefix.tokens
+        while room > 0:
+            ending = self._ending(a, floor, room)
+            if ending is None or not prefix.text:
+                return ending, prefix
+            total = self.context.count(prefix.text + self.text[a : ending.end])
+            if total <= budget:
+                return ending, prefix
+            room -= total - budget
+        return None, prefix
+
+    def _ending(self, a: int, floor: int, budget: int) -> Ending | None:
+        """The end of the chunk starting at a (past floor) that fits the budget, or None."""
         hi = self._reach(a, budget)
         if hi >= self.stop and self.policy.whole_rest_fits_one_chunk:
             count = self.index.count(a, self.stop)
@@ -427,12 +501,12 @@ class ChunkJob:
 
 
 def chunk_document(
-    text: str, *, max_tokens=512, overlap=None, strategy="smart", encoding="cl100k_base", language: str | None = None,
-    overlap_unit=DEFAULT_OVERLAP_UNIT,
+    text: str, *, max_tokens=DEFAULT_MAX_TOKENS, overlap=None, strategy=DEFAULT_STRATEGY, encoding=DEFAULT_ENCODING, language: str | None = None,
+    overlap_unit=DEFAULT_OVERLAP_UNIT, context=DEFAULT_CONTEXT, parent_tokens=None,
 ) -> Result:
     """Chunk the whole text at once; the Result also carries warnings and the source's token count.
     `text` may be a Document, prepared once for many settings; `language` as for Document."""
     return ChunkJob(
         text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, language=language,
-        overlap_unit=overlap_unit,
+        overlap_unit=overlap_unit, context=context, parent_tokens=parent_tokens,
     ).result()

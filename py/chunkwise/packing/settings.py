@@ -91,3 +91,13 @@ def settle(
         )
         overlap = limit
     return budget, overlap, warnings
+
+
+def check_parent_tokens(parent_tokens, max_tokens: int) -> int | None:
+    """None (no parents) or a parent size larger than the chunks' budget."""
+    if parent_tokens is None:
+        return None
+    parent_tokens = _whole("parent_tokens", parent_tokens)
+    if parent_tokens <= max_tokens:
+        raise ValueError(f"parent_tokens must be larger than max_tokens ({max_tokens}), not {parent_tokens}")
+    return min(parent_tokens, MAX_SETTING)

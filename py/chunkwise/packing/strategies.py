@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..types import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, PHRASE, SENTENCE, STATEMENT, WORD
+from ..types import DEFINITION, HEADING, LINE, NESTED, PARAGRAPH, PHRASE, ROW, SENTENCE, STATEMENT, WORD
 
 END = -1  # the pseudo level of the document's end
-LADDER = (HEADING, PARAGRAPH, LINE, SENTENCE, PHRASE, WORD)
+LADDER = (HEADING, PARAGRAPH, ROW, LINE, SENTENCE, PHRASE, WORD)  # ROW: between table rows
 # The code ladder: between top-level definitions, between nested ones (methods),
 # blank lines, then line ends outside strings and comments (each at the shallowest
 # depth), then any line end, then words. See code/cuts.py.
@@ -21,7 +21,7 @@ CODE_STRUCTURE = (DEFINITION, NESTED, PARAGRAPH, STATEMENT)
 # where the chunk holds AIM_FILL of it. Chunks that end at the strongest break
 # about two-thirds full are retrieved better than chunks packed to the budget
 # (bench/retrieval.py, measured beside LangChain's splitters; README "Retrieval").
-BALANCED_LEVELS = (HEADING, PARAGRAPH, LINE, SENTENCE)
+BALANCED_LEVELS = (HEADING, PARAGRAPH, ROW, LINE, SENTENCE)
 LEAST_FILL = 0.25
 AIM_FILL = 0.65
 
@@ -29,7 +29,7 @@ AIM_FILL = 0.65
 # strongest cut that keeps the chunk at least this full (share of the budget);
 # weaker levels must fill more to be worth it.
 MIN_FILL = {
-    HEADING: 0.25, DEFINITION: 0.25, NESTED: 0.4, PARAGRAPH: 0.5, STATEMENT: 0.6, LINE: 0.6,
+    HEADING: 0.25, DEFINITION: 0.25, NESTED: 0.4, PARAGRAPH: 0.5, ROW: 0.5, STATEMENT: 0.6, LINE: 0.6,
     SENTENCE: 0.6, PHRASE: 0.75, WORD: 0.8,
 }
 
@@ -104,11 +104,11 @@ SPECS = {
             SECTIONS,
             (HEADING,),
         ),
-        Strategy("lines", "Lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, LINE),
+        Strategy("lines", "Lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, ROW, LINE),
                  overlap_starts=((PARAGRAPH, LINE), (SENTENCE,))),  # long lines of prose: a sentence before a word
         Strategy("sentences", "Sentences", "Whole sentences packed together (a sentence is split only if it alone is too big);"
                  " an overlap is whole sentences or none.", FARTHEST,
-                 (HEADING, PARAGRAPH, SENTENCE), whole_units=True),
+                 (HEADING, PARAGRAPH, ROW, SENTENCE), whole_units=True),
         Strategy("tokens", "Fixed tokens", "Fixed windows of tokens: the naive baseline, ignores structure.", WINDOWS, (), overlap_starts=None),
         Strategy(
             "code",

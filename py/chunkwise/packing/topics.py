@@ -22,10 +22,10 @@ from collections import Counter
 from functools import cached_property
 
 from ..unicode import classes as uniclass
-from ..types import HEADING, LINE, PARAGRAPH, SENTENCE
+from ..types import HEADING, LINE, PARAGRAPH, ROW, SENTENCE
 
 # The levels a topic cut may fall at, and how much each is worth on its own.
-STRENGTH = {HEADING: 1.0, PARAGRAPH: 0.6, LINE: 0.5, SENTENCE: 0.3}
+STRENGTH = {HEADING: 1.0, PARAGRAPH: 0.6, ROW: 0.5, LINE: 0.5, SENTENCE: 0.3}
 LEVELS = tuple(STRENGTH)
 SHIFT_WEIGHT = 1.0  # against STRENGTH: a full topic shift is worth this much
 WINDOW = 400  # characters compared on each side of a cut

@@ -165,7 +165,9 @@ class FencedSeparators(Separators):
 
     def is_weak(self, cut: int) -> bool:
         block = self._block_at(cut)
-        return block is not None and block.reported.get(cut) not in _STRUCTURAL
+        if block is None:
+            return super().is_weak(cut)
+        return block.reported.get(cut) not in _STRUCTURAL
 
     def chunk_start(self, cut: int) -> int:
         start = super().chunk_start(cut)

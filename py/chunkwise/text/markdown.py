@@ -8,6 +8,7 @@ from functools import cached_property
 from operator import attrgetter
 from typing import NamedTuple
 
+from .tables import Tables, delimited_table, markdown_tables
 from ..unicode.whitespace import is_blank, skip_space, strip
 
 # Line-based patterns start with a literal "\n" so the regex engine can jump from
@@ -131,20 +132,40 @@ class Outline:
         self.starts = [h.start for h in self.headings]
         self._paths = []
         paths: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct path
-        levels: list[int] = []  # the open headings' levels and titles, outermost first
+        levels: list[int] = []  # the open headings' levels, titles and indexes, outermost first
         titles: list[str] = []
-        for h in self.headings:
+        opened: list[int] = []
+        self._parents: list[int] = []  # each heading's parent on the path (-1: none)
+        for i, h in enumerate(self.headings):
             while levels and levels[-1] >= h.level:
                 levels.pop()
                 titles.pop()
+                opened.pop()
+            self._parents.append(opened[-1] if opened else -1)
             levels.append(h.level)
             titles.append(h.title)
+            opened.append(i)
             path = tuple(titles)
             self._paths.append(paths.setdefault(path, path))
+
+    @cached_property
+    def tables(self) -> Tables:
+        """The pipe tables outside fenced code (text/tables.py)."""
+        return Tables(self.text, markdown_tables(self.text, self.fences))
 
     def path_at(self, pos: int) -> tuple[str, ...]:
         i = bisect_right(self.starts, pos) - 1
         return self._paths[i] if i >= 0 else ()
+
+    def chain_at(self, pos: int) -> list[Heading]:
+        """The headings of the path at pos, outermost first."""
+        chain: list[Heading] = []
+        i = bisect_right(self.starts, pos) - 1
+        while i >= 0:
+            chain.append(self.headings[i])
+            i = self._parents[i]
+        chain.reverse()
+        return chain
 
     def heading_at(self, pos: int) -> Heading | None:
         """The heading whose line starts exactly at pos, if any."""
@@ -170,3 +191,13 @@ class Outline:
             bodies[i] = bodies[i + 1] if body == following else body
             following = self.headings[i].start
         return bodies
+
+
+class TableOutline(Outline):
+    """A CSV or TSV text: one table, no headings and no fenced code."""
+
+    def __init__(self, text: str, delimiter: str):
+        self.text = text
+        self.headings, self.fences, self.starts, self._paths, self._parents = [], [], [], [], []
+        table = delimited_table(text, delimiter)
+        self.tables = Tables(text, [table] if table else [])

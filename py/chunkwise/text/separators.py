@@ -10,7 +10,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 from .markdown import Outline
-from ..types import HEADING, LINE, PARAGRAPH, PHRASE, SENTENCE, WORD
+from ..types import HEADING, LINE, PARAGRAPH, PHRASE, ROW, SENTENCE, WORD
 from ..unicode.classes import is_alnum, is_decimal, is_letter, is_lower, is_upper
 from ..unicode.whitespace import CHARS as _SPACES
 from ..unicode.whitespace import CLASS as _S
@@ -170,6 +170,7 @@ class Separators:
             if closed:
                 self._fence_edges.append((last, f.body_end + 1))
         self._edge_starts = [lo for lo, _ in self._fence_edges]
+        self.tables = getattr(outline, "tables", None)  # (text/tables.py; code has none)
 
     def _edge_at(self, cut: int) -> tuple[int, int] | None:
         """The fence edge that holds cut, if any."""
@@ -185,9 +186,9 @@ class Separators:
         return level
 
     def is_weak(self, cut: int) -> bool:
-        """A cut in code inside a string, a comment or a line (fenced code): taken
-        only when no other cut is in reach. Prose has none."""
-        return False
+        """A cut inside a table row, or in code inside a string, a comment or a line
+        (fenced code): taken only when no other cut is in reach."""
+        return bool(self.tables) and self.tables.inside_row(cut)
 
     def has_code(self, lo: int, hi: int) -> bool:
         """Does fenced code meet [lo, hi]? (Its cuts follow the code ladder.) Prose has none."""
@@ -246,6 +247,9 @@ class Separators:
             return iter(starts[i:j])
         if level == LINE:
             return self._line_cuts(lo, hi)
+        if level == ROW:
+            ends = self.tables.row_ends if self.tables else []
+            return iter(ends[bisect_left(ends, lo) : bisect_right(ends, hi)])
         if level in _REGEX_LEVELS:
             pattern, use_end, check = _REGEX_LEVELS[level]
             return self._regex_cuts(pattern, lo, hi, use_end, check)
@@ -283,6 +287,10 @@ class Separators:
             starts = self.outline.starts
             i = bisect_right(starts, hi) - 1
             return starts[i] if i >= 0 and starts[i] >= max(lo, 1) else None
+        if level == ROW:
+            ends = self.tables.row_ends if self.tables else []
+            i = bisect_right(ends, hi) - 1
+            return ends[i] if i >= 0 and ends[i] >= lo else None
         # Look near hi first; most windows have a cut close to their end.
         for width in _WINDOWS:
             start = max(lo, hi - width)
@@ -297,6 +305,13 @@ class Separators:
         cut. Line breaks, with sentence ends or not, are found in one scan (a paragraph
         break is a line break too), and their units start past the whitespace: the
         document's chunk_start wherever these separators are prose."""
+        starts = self._unit_starts(levels, lo, hi, chunk_start)
+        if self.tables:  # a unit inside a table starts where its row starts
+            inside = self.tables.inside_row
+            starts = [s for s in starts if not inside(s)]
+        return starts
+
+    def _unit_starts(self, levels: tuple[int, ...], lo: int, hi: int, chunk_start) -> list[int]:
         if LINE not in levels or not set(levels) <= _LINES_AND_SENTENCES:
             return self._starts_of_cuts(levels, lo, hi, chunk_start)
         cuts = self._line_and_sentence_cuts(lo, hi) if SENTENCE in levels else self._line_cuts(lo, hi)
