@@ -11,6 +11,7 @@ from .types import (
     BOUNDARIES, CONTEXT_MODES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY,
     ENCODINGS, OVERLAP_UNITS,
 )
+from .io.export import FORMATS
 from .presets import PRESETS
 from .packing.strategies import SPECS, STRATEGIES
 
@@ -35,6 +36,16 @@ BOUNDARY_HELP = {
     "word": "between words",
     "token": "between tokens",
 }
+# What is embedded with each chunk (context): label and help.
+CONTEXT_HELP = {
+    "none": ("None", "Records as they are: embed the chunk's text."),
+    "headings": (
+        "Heading path and table header",
+        "Each record also has embed_text: the chunk's heading path (in code, its definition path) and, inside a"
+        " table, the table's header rows, then its text; embed_tokens counts it, within max_tokens (the text gets"
+        " what the context leaves; the context takes at most half).",
+    ),
+}
 # Where an overlap starts (overlap_unit): label and help.
 _LOW, _HIGH = OVERLAP_TOLERANCE
 OVERLAP_UNIT_HELP = {
@@ -48,7 +59,6 @@ OVERLAP_UNIT_HELP = {
     ),
     "word": ("Word start", "The overlap starts at a word: as many whole words as fit the overlap."),
 }
-FORMATS = ("jsonl", "json", "text")
 DEFAULTS = {"max_tokens": DEFAULT_MAX_TOKENS, "strategy": DEFAULT_STRATEGY, "encoding": DEFAULT_ENCODING, "format": "jsonl",
             "overlap_unit": DEFAULT_OVERLAP_UNIT, "context": DEFAULT_CONTEXT}
 MAX_TOKENS_LIMIT = 1_000_000  # the page's input limit; the library takes any size
@@ -59,6 +69,7 @@ OVERLAP_RULE = "an eighth of the chunk size, rounded down"
 def describe() -> dict:
     """Everything a front end needs to offer the engine's settings, as plain data (JSON-ready)."""
     assert tuple(BOUNDARY_HELP) == BOUNDARIES and tuple(OVERLAP_UNIT_HELP) == OVERLAP_UNITS
+    assert tuple(CONTEXT_HELP) == CONTEXT_MODES
     return {
         "version": __version__,
         "strategies": [
@@ -78,6 +89,7 @@ def describe() -> dict:
              "special_tokens": p.special_tokens, "chunk_tokens": p.chunk_tokens, "licence": p.licence}
             for p in PRESETS.values()
         ],
+        "contexts": [{"name": name, "label": CONTEXT_HELP[name][0], "help": CONTEXT_HELP[name][1]} for name in CONTEXT_MODES],
         "boundaries": [{"name": name, "help": BOUNDARY_HELP[name]} for name in BOUNDARIES],
         # what a text may be read as: "auto" (file name, else strong signals), "text" (prose), or a language
         "languages": [{"name": name, "label": lang.label} for name, lang in LANGUAGES.items()],
@@ -91,4 +103,6 @@ def describe() -> dict:
             "overlap_max_share": 0.5,
         },
         "record_fields": ["index", "text", "start", "end", "token_count", "overlap_tokens", "boundary", "headings"],
+        # in a record only with a PDF (pages), a context (embed_*) or parents (id, parent_id; kind on a parent)
+        "optional_fields": ["pages", "embed_text", "embed_tokens", "id", "parent_id", "kind"],
     }

@@ -46,6 +46,8 @@ def _settings(s: dict) -> dict:
         "strategy": s.get("strategy", DEFAULTS["strategy"]),
         "encoding": s.get("encoding", DEFAULTS["encoding"]),
         "overlap_unit": s.get("overlap_unit") or DEFAULTS["overlap_unit"],
+        "context": s.get("context") or DEFAULTS["context"],
+        "parent_tokens": s.get("parent_tokens") or None,
     }
 
 
@@ -143,7 +145,8 @@ class Session:
         return _json({"warnings": self.job.warnings, "settings": {
             "max_tokens": settings.max_tokens, "overlap": settings.overlap,
             "strategy": settings.strategy, "encoding": settings.encoding,
-            "overlap_unit": settings.overlap_unit},
+            "overlap_unit": settings.overlap_unit, "context": settings.context,
+            "parent_tokens": settings.parent_tokens},
             "language": {"name": lang or "text", "label": LANGUAGES[lang].label if lang else "prose",
                          "note": self.document.language_note,
                          # decided from the text: the CLI does so only when told (--language)
@@ -166,6 +169,8 @@ class Session:
         if job.done:
             self.finished = job.result()
             self.finished.chunks = self._pages(self.finished.chunks)
+            self.finished.parents = self._pages(self.finished.parents)
+            out["parents"] = [self.record(p, p.parent_record()) for p in self.finished.parents]
             out["stats"] = stats.compute(self.finished, self.model)
             warning = self.model and truncation_warning(
                 self.model, self.finished.settings.max_tokens, [c.token_count for c in self.finished.chunks])
@@ -173,10 +178,15 @@ class Session:
                 out["stats"]["warnings"].append(warning)
         return _json(out)
 
-    def record(self, chunk) -> dict:
-        """A chunk for the page: Chunk.to_dict() without the text, offsets in UTF-16 units."""
-        record = chunk.to_dict()
+    def record(self, chunk, record: dict | None = None) -> dict:
+        """A chunk for the page: Chunk.to_dict() (or the record given) without the text, offsets
+        in UTF-16 units; with a context, `context` (what embed_text puts before the text) in
+        place of embed_text."""
+        record = chunk.to_dict() if record is None else record
         del record["text"]
+        embed_text = record.pop("embed_text", None)
+        if embed_text is not None:
+            record["context"] = embed_text[: len(embed_text) - len(chunk.text)]
         record["start"] = self.utf16(chunk.start)
         record["end"] = self.utf16(chunk.end)
         return record
@@ -243,6 +253,7 @@ class Session:
             language = "text" if pages is not None else choose(None if wanted in (None, "auto") else wanted, name, text)[0] or "text"
             result = chunk_document(text, **_settings(s), language=language)
             result.chunks = with_pages(result.chunks, pages or ())
+            result.parents = with_pages(result.parents, pages or ())
             results.append(result)
         self.files_result = results
         return _json([{"name": name, **stats.compute(r)} if r is not None else
@@ -254,7 +265,8 @@ class Session:
         if not self.files_result:
             raise ValueError("These files have not been chunked with the current settings yet.")
         several = len(self.files) > 1
-        groups = [(r.chunks, name if several else None) for (name, _), r in zip(self.files, self.files_result) if r is not None]
+        groups = [(r.chunks, name if several else None, r.parents)
+                  for (name, _), r in zip(self.files, self.files_result) if r is not None]
         return export.render_many(groups, fmt, headers=bool(headers)).encode("utf-8")
 
     # -- tokenizers ----------------------------------------------------------
@@ -274,4 +286,4 @@ class Session:
         """Exactly the bytes the CLI writes for the same text and settings."""
         if self.finished is None:
             raise ValueError("These chunks are out of date; wait for the current run to finish.")
-        return export.render(self.finished.chunks, fmt, headers=bool(headers)).encode("utf-8")
+        return export.render(self.finished.chunks, fmt, headers=bool(headers), parents=self.finished.parents).encode("utf-8")

@@ -12,12 +12,12 @@ from pathlib import Path
 from .corpus import run as corpus
 from .io import export
 from .io import stats
-from .about import DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
+from .about import CONTEXT_HELP, DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
 from .packing.packer import chunk_document
 from .packing.settings import MAX_SETTING, default_overlap
 from .tokenizer.hf.files import register_file
 from .code.languages import LANGUAGES, choose, resolve
-from .types import ENCODINGS, OVERLAP_UNITS
+from .types import CONTEXT_MODES, ENCODINGS, OVERLAP_UNITS
 from .packing.strategies import STRATEGIES
 from .presets import PRESETS, model_settings, truncation_warning
 from .io.decode import check_encoding, decode_bytes
@@ -119,6 +119,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where an overlap starts: " + "; ".join(
                             f"{name}: {OVERLAP_UNIT_HELP[name][1]}" for name in OVERLAP_UNITS
                         ) + f" (default {DEFAULTS['overlap_unit']})")
+    parser.add_argument("--context", choices=CONTEXT_MODES, default=DEFAULTS["context"],
+                        help="what each record adds to embed: " + "; ".join(
+                            f"{name}: {CONTEXT_HELP[name][1]}" for name in CONTEXT_MODES
+                        ) + f" (default {DEFAULTS['context']})")
+    parser.add_argument("--parents", type=_positive, default=None, metavar="N",
+                        help="also make parent chunks of N tokens (more than --max-tokens) by the same strategy;"
+                        " the chunks tile them and name theirs in parent_id (small-to-big retrieval)")
     parser.add_argument("--strategy", choices=STRATEGIES, default=DEFAULTS["strategy"],
                         help=f"where cuts may fall (default {DEFAULTS['strategy']}; see below)")
     parser.add_argument("--encoding", choices=ENCODINGS, default=None,
@@ -290,12 +297,14 @@ def _main(argv: list[str] | None) -> int:
         try:
             result = chunk_document(
                 text, max_tokens=max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=encoding,
-                language=language or "text", overlap_unit=args.overlap_unit,
+                language=language or "text", overlap_unit=args.overlap_unit, context=args.context,
+                parent_tokens=args.parents,
             )
         except ValueError as error:  # e.g. a preset's tokenizer file that is not on this machine
             parser.error(str(error))
         if document:
             result.chunks = document.with_pages(result.chunks)
+            result.parents = document.with_pages(result.parents)
         if args.model:
             warning = truncation_warning(args.model, max_tokens, [c.token_count for c in result.chunks])
             if warning:
@@ -304,7 +313,7 @@ def _main(argv: list[str] | None) -> int:
             print(f"chunkwise: warning: {warning}", file=sys.stderr)
         if args.stats:
             print(json.dumps({"source": name, **stats.compute(result, args.model)}, ensure_ascii=False), file=sys.stderr)
-        outputs.append((result.chunks, os.path.basename(name) if several else None))
+        outputs.append((result.chunks, os.path.basename(name) if several else None, result.parents))
     if not outputs and refused:
         return 2
     if args.extract:

@@ -71,6 +71,7 @@ class Extracted:
 
         result = chunk_document(self.text, **settings)
         result.chunks = self.with_pages(result.chunks)
+        result.parents = self.with_pages(result.parents)
         return result
 
     def info(self) -> dict:

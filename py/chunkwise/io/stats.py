@@ -53,8 +53,18 @@ def compute(result: Result, model: str | None = None) -> dict:
         "histogram": histogram(counts, max_tokens),
         "boundaries": reasons,
         "warnings": list(result.warnings),
+        **(_context_fields(result) if result.settings.context != "none" else {}),
+        **({"parent_count": len(result.parents), "parent_tokens": result.settings.parent_tokens} if result.parents else {}),
         **(_model_fields(model) if model else {}),
     }
+
+
+def _context_fields(result: Result) -> dict:
+    """What the context takes: its tokens over all chunks, and their share of what is embedded."""
+    embedded = sum(c.embed_tokens for c in result.chunks)
+    context = embedded - sum(c.token_count for c in result.chunks)
+    return {"context_tokens": context, "context_share": round(context / embedded, 4) if embedded else 0,
+            "embed_tokens_max": max((c.embed_tokens for c in result.chunks), default=0)}
 
 
 def _model_fields(model: str) -> dict:

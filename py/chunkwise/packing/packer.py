@@ -413,6 +413,9 @@ class ChunkJob:
         if lo >= end:
             return None
         starts = self._char_starts(lo, end) if groups is None else self._word_starts(lo, end)
+        tables = getattr(self.seps, "tables", None)
+        if tables and settings.overlap_unit == "unit":  # no unit start in reach: a word, but not inside a table row
+            starts = (s for s in starts if not tables.inside_row(s))
         for start in starts:
             count = index.count(start, end)
             if count <= settings.overlap:
