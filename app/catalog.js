@@ -40,6 +40,7 @@ export const strategyLabel = (name) => strategies[name]?.label ?? name;
 export const encodingHelp = (name) => encodings[name]?.help ?? "";
 // Where an overlap starts ("unit": where a sentence, line... starts; "word"), and the default.
 export const overlapUnitHelp = (name) => overlapUnits[name]?.help ?? "";
+export const contextHelp = (name) => described?.contexts?.find((c) => c.name === name)?.help ?? "";
 export const defaultOverlapUnit = () => described?.defaults.overlap_unit ?? null;
 // The overlap the engine uses when none is set (chunkwise.default_overlap): the
 // size times the engine's ratio, rounded down, in whole numbers as the engine

@@ -44,6 +44,7 @@ export class DocumentView {
     this.generation++;
     this.text = text;
     this.chunks = chunks;
+    this.parents = [];
     this.segsOf = []; // chunk index -> its segment elements
     this.segStart = []; // text offset where each rendered segment starts, in order
     this.segEl = []; // ... and the segment
@@ -332,6 +333,24 @@ export class DocumentView {
       fact("Overlap", count(c.overlap_tokens, this.encoding), "inspect-overlap"),
       fact("Ends", reasonText(c.boundary), "inspect-boundary"),
       fact("Section", c.headings.length ? c.headings.join(" › ") : "—", "inspect-headings"),
+      ...this.contextFacts(c, fact),
     );
+  }
+
+  // With a context: what embed_text adds before the text. With parents: the one it lies in.
+  contextFacts(c, fact) {
+    const facts = [];
+    if (c.context != null) {
+      const added = c.embed_tokens - c.token_count;
+      facts.push(fact("Context", c.context ? `${count(added, this.encoding)}: ${c.context.trim().replace(/\n+/g, " ⏎ ")}` : "none (nothing above it)", "inspect-context"));
+    }
+    const parent = c.parent_id != null && this.parents.find((p) => p.id === c.parent_id);
+    if (parent) facts.push(fact("Parent", `${parent.id} · ${count(parent.token_count, this.encoding)}`, "inspect-parent"));
+    return facts;
+  }
+
+  setParents(parents) {
+    this.parents = parents || [];
+    if (this.active != null && this.active >= 0) this.showInspector(this.active);
   }
 }

@@ -1,8 +1,11 @@
 // Downloads: the bytes come from chunkwise.io.export in the worker (identical to
 // the CLI's output); this module only names the file and hands it to the browser.
 
-const EXTENSIONS = { jsonl: "jsonl", json: "json", text: "txt" };
-const MIME = { jsonl: "application/x-ndjson", json: "application/json", text: "text/plain;charset=utf-8" };
+const EXTENSIONS = { jsonl: "jsonl", json: "json", langchain: "langchain.jsonl", vectors: "vectors.jsonl", text: "txt" };
+const MIME = {
+  jsonl: "application/x-ndjson", json: "application/json", langchain: "application/x-ndjson", vectors: "application/x-ndjson",
+  text: "text/plain;charset=utf-8",
+};
 
 // notes.md -> notes.chunks.jsonl; pasted text -> chunks.jsonl
 export function downloadName(sourceName, fmt) {

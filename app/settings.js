@@ -40,6 +40,8 @@ export function normalize(raw) {
     sizeChosen: s.sizeChosen === true, // the user set the size: picking a model keeps it
     overlapAuto: s.overlapAuto !== false,
     overlapUnit: known(s.overlapUnit, d?.overlap_units, d?.defaults.overlap_unit),
+    context: known(s.context, d?.contexts, d?.defaults.context),
+    parents: clampInt(s.parents, 0, limit, 0), // 0: no parents
     headers: s.headers === true,
     view: ["cards", "compare"].includes(s.view) ? s.view : "document",
   };
@@ -71,6 +73,8 @@ export const engineSettings = (s) => ({
   max_tokens: s.max_tokens,
   overlap: s.overlapAuto ? null : s.overlap,
   overlap_unit: s.overlapUnit,
+  context: s.context,
+  parent_tokens: s.parents || null,
   strategy: s.strategy,
   encoding: s.encoding,
   model: s.model || null,

@@ -7,6 +7,8 @@ import { isLocalEncoding as isLocal } from "./settings.js";
 // Where overlaps start, when it is not the engine's default (like the overlap, left
 // out when automatic, so the shared setup and the command line say only what was chosen).
 const chosenUnit = (s) => (s.overlapUnit && s.overlapUnit !== catalog.defaultOverlapUnit() ? s.overlapUnit : null);
+// The context and the parents, likewise only when chosen.
+const chosenContext = (s) => (s.context && s.context !== catalog.get()?.defaults.context ? s.context : null);
 
 // A tokenizer.json the user opened (settings.js keeps which) is named by its file
 // name (the engine may have prefixed "file:" to keep it apart from a built-in name).
@@ -19,6 +21,8 @@ export function toHash(s) {
   const p = new URLSearchParams({ strategy: s.strategy, size: String(s.max_tokens) });
   if (!s.overlapAuto) p.set("overlap", String(s.overlap));
   if (chosenUnit(s)) p.set("overlap_unit", chosenUnit(s));
+  if (chosenContext(s)) p.set("context", chosenContext(s));
+  if (s.parents) p.set("parents", String(s.parents));
   if (s.model) p.set("model", s.model);
   else p.set("encoding", s.encoding);
   return `#${p}`;
@@ -42,6 +46,10 @@ export function fromHash(hash) {
   // A hash that names settings but no overlap unit means the default one (null: normalize's default).
   if (name(p.get("overlap_unit"))) out.overlapUnit = p.get("overlap_unit");
   else if (Object.keys(out).length) out.overlapUnit = null;
+  if (Object.keys(out).length) {
+    out.context = name(p.get("context"));
+    out.parents = whole(p.get("parents"), 0) ?? 0;
+  }
   return Object.keys(out).length ? out : null;
 }
 
@@ -78,6 +86,8 @@ export function commandLine(s, { name, names, inputEncoding, format = "jsonl", h
   const args = ["python", "-m", "chunkwise", ...files, "--max-tokens", String(s.max_tokens)];
   if (!s.overlapAuto) args.push("--overlap", String(s.overlap));
   if (chosenUnit(s)) args.push("--overlap-unit", chosenUnit(s));
+  if (chosenContext(s)) args.push("--context", chosenContext(s));
+  if (s.parents) args.push("--parents", String(s.parents));
   args.push("--strategy", s.strategy, ...tokenizerArgs(s));
   const lang = cliLanguage(language, readAs, Boolean(names));
   if (lang) args.push("--language", lang);
@@ -104,6 +114,8 @@ export function pythonCode(s, { name, names, inputEncoding, language, readAs } =
   const args = [`max_tokens=${s.max_tokens}`];
   if (!s.overlapAuto) args.push(`overlap=${s.overlap}`);
   if (chosenUnit(s)) args.push(`overlap_unit=${pyq(chosenUnit(s))}`);
+  if (chosenContext(s)) args.push(`context=${pyq(chosenContext(s))}`);
+  if (s.parents) args.push(`parent_tokens=${s.parents}`);
   const local = isLocal(s.encoding);
   args.push(`strategy=${pyq(s.strategy)}`, `encoding=${local ? "encoding" : pyq(s.encoding)}`);
   // chunkwise.chunk reads prose unless told (it knows no file name): several files
@@ -128,7 +140,9 @@ export function pythonCode(s, { name, names, inputEncoding, language, readAs } =
       "    with open(name, \"rb\") as f:",
       "        text, info = decode.decode_bytes(f.read())",
       ...(byName ? ["    language = languages.choose(None, name, text)[0] or \"text\""] : []),
-      `    groups.append((chunkwise.chunk(text, ${args.join(", ")}), name))`,
+      ...(s.parents
+        ? [`    result = chunkwise.chunk_document(text, ${args.join(", ")})`, "    groups.append((result.chunks, name, result.parents))"]
+        : [`    groups.append((chunkwise.chunk(text, ${args.join(", ")}), name))`]),
       "sys.stdout.buffer.write(export.render_many(groups, \"jsonl\").encode(\"utf-8\"))",
       "",
     ].join("\n");
@@ -142,8 +156,10 @@ export function pythonCode(s, { name, names, inputEncoding, language, readAs } =
     ...register,
     `with open(${pyq(file)}, "rb") as f:`,
     `    text, info = decode.decode_bytes(f.read()${inputEncoding ? `, ${pyq(inputEncoding)}` : ""})`,
-    `chunks = chunkwise.chunk(text, ${args.join(", ")})`,
-    "sys.stdout.buffer.write(export.to_jsonl(chunks).encode(\"utf-8\"))",
+    ...(s.parents  // the parents' records come before the chunks that tile them
+      ? [`result = chunkwise.chunk_document(text, ${args.join(", ")})`,
+        "sys.stdout.buffer.write(export.render(result.chunks, \"jsonl\", parents=result.parents).encode(\"utf-8\"))"]
+      : [`chunks = chunkwise.chunk(text, ${args.join(", ")})`, "sys.stdout.buffer.write(export.to_jsonl(chunks).encode(\"utf-8\"))"]),
     "",
   ].join("\n");
 }

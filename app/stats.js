@@ -19,6 +19,9 @@ const ROWS = [
   ["output_tokens", (e) => `Output ${unit(e)}`, (v) => fmtInt(v)],
   ["overlap_tokens", (e) => `Overlap ${unit(e)}`, (v) => fmtInt(v)],
   ["overlap_share", () => "Overlap share of output", percent],
+  ["context_tokens", (e) => `Context ${unit(e)} (embed_text)`, (v, e, s) => `${fmtInt(v)}, ${percent(s.context_share)} of what is embedded`],
+  ["embed_tokens_max", () => "Largest embed_text", count],
+  ["parent_count", () => "Parents", (v, e, s) => `${fmtInt(v)} of up to ${count(s.parent_tokens, e)}`],
 ];
 
 export function clearStats({ dl, hist, caption, reasons }) {

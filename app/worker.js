@@ -225,7 +225,7 @@ async function runChunks({ id, settings }) {
     post({ type: REPLY.chunks, id, chunks: out.chunks, progress: out.progress });
     if (out.done) {
       finishedRun = id;
-      return post({ type: REPLY.done, id, stats: out.stats });
+      return post({ type: REPLY.done, id, stats: out.stats, parents: out.parents || [] });
     }
     await nextTask();
     if (id !== latest) return post({ type: REPLY.cancelled, id });

@@ -35,6 +35,7 @@ export function wireEngineStatus(app) {
     ui.strategy.replaceChildren(...describe.strategies.map((s) => el("option", { value: s.name }, s.label)));
     ui.encoding.replaceChildren(...describe.encodings.map((e) => el("option", { value: e.name, title: e.help }, e.label)));
     ui.overlapUnit.replaceChildren(...describe.overlap_units.map((u) => el("option", { value: u.name }, u.label)));
+    ui.context.replaceChildren(...describe.contexts.map((c) => el("option", { value: c.name }, c.label)));
     ui.language.replaceChildren(...FIXED_LANGUAGES,
       ...(describe.languages || []).map((l) => el("option", { value: l.name }, l.label)));
     ui.language.value = state.language;

@@ -92,6 +92,7 @@ export function wireRun(app) {
       if (!stats || run !== state.run) return; // superseded
       showWarnings([...new Set([...warnings, ...stats.warnings])]);
       renderStats(stats, statsParts, encoding, app.stepOn);
+      docView.setParents(run.parents);
       await store.finish();
       if (run !== state.run) return; // superseded while rendering
       if ($("find").value) app.search.refresh(); // the matches in the new rendering

@@ -34,6 +34,10 @@ export function wireSettings(app) {
       : `Set by you. "Auto" goes back to ${rule || "the engine's default"}.`;
     ui.overlapUnit.value = state.settings.overlapUnit;
     ui.overlapUnitHelp.textContent = catalog.overlapUnitHelp(state.settings.overlapUnit);
+    if (state.settings.context) ui.context.value = state.settings.context;
+    ui.contextHelp.textContent = catalog.contextHelp(state.settings.context);
+    if (Number(ui.parents.value) !== state.settings.parents || ui.parents.value === "") ui.parents.value = state.settings.parents;
+    ui.parentsHelp.textContent = parentsHelp();
     ui.headers.checked = state.settings.headers;
     app.showView(state.settings.view);
   }
@@ -121,11 +125,16 @@ export function wireSettings(app) {
   const NUMBER_FIELDS = [
     { input: ui.maxTokens, error: ui.maxTokensError, label: "Chunk size", min: 1, apply: (n) => ({ max_tokens: n, sizeChosen: true }) },
     { input: ui.overlap, error: ui.overlapError, label: "Overlap", min: 0, apply: (n) => ({ overlap: n, overlapAuto: false }) },
+    { input: ui.parents, error: ui.parentsError, label: "Parent size", min: 0, apply: (n) => ({ parents: n }),
+      refuse: (n) => (n && n <= state.settings.max_tokens
+        ? `Parent size must be larger than the chunk size (${fmtInt(state.settings.max_tokens)}), or 0 for none.` : null) },
   ];
   const invalidFields = new Set(); // of NUMBER_FIELDS, those holding a number that is not valid
   for (const field of NUMBER_FIELDS) {
     const check = (leaving) => {
-      const { value, error } = checkNumber(field.input, field.label, field.min, leaving);
+      const checked = checkNumber(field.input, field.label, field.min, leaving);
+      const error = checked.error || (checked.value != null && field.refuse?.(checked.value)) || null;
+      const value = error ? null : checked.value;
       field.error.textContent = error || "";
       field.error.hidden = !error;
       markValidity(field.input, error);
@@ -155,6 +164,13 @@ export function wireSettings(app) {
   }
   ui.overlapAuto.addEventListener("click", () => changeSettings({ overlapAuto: true }));
   ui.overlapUnit.addEventListener("change", () => changeSettings({ overlapUnit: ui.overlapUnit.value }));
+  ui.context.addEventListener("change", () => changeSettings({ context: ui.context.value }));
+  // Parents (small-to-big retrieval): larger chunks by the same strategy, which the chunks tile.
+  function parentsHelp() {
+    return state.settings.parents
+      ? `Each chunk lies in a parent of up to ${fmtInt(state.settings.parents)} ${unit(state.settings.encoding)}: the records name it (parent_id) and the downloads hold the parents too.`
+      : "0: no parents. A larger size makes parent chunks by the same strategy, which the chunks tile (small-to-big retrieval).";
+  }
   ui.headers.addEventListener("change", () => {
     state.settings = settingsStore.normalize({ ...state.settings, headers: ui.headers.checked });
     settingsStore.save(state.settings);
