@@ -12,7 +12,7 @@
 // The rules are hidden from assistive technology; the inspector names a chunk's pages.
 
 import { reasonText } from "./catalog.js";
-import { el, fmtInt, nextFrame } from "./dom.js";
+import { el, fmtInt, fmtPages, nextFrame } from "./dom.js";
 import { count, unitTitle } from "./words.js";
 
 const BLOCK_TARGET = 16_000; // UTF-16 units per block, cut after the next newline
@@ -24,9 +24,6 @@ const canHover = () => typeof matchMedia === "function" && matchMedia("(hover: h
 export const inspectHint = () => (canHover()
   ? "Point at a chunk, or focus the document and use the arrow keys, to see its details."
   : "Tap a chunk to see its details.");
-
-// A chunk's pages, [first, last] (1-based): "3" or "3–4".
-export const pageSpan = ([first, last]) => (first === last ? fmtInt(first) : `${fmtInt(first)}–${fmtInt(last)}`);
 
 export class DocumentView {
   constructor(root, inspector) {
@@ -361,7 +358,7 @@ export class DocumentView {
       fact("Overlap", count(c.overlap_tokens, this.encoding), "inspect-overlap"),
       fact("Ends", reasonText(c.boundary), "inspect-boundary"),
       fact("Section", c.headings.length ? c.headings.join(" › ") : "—", "inspect-headings"),
-      c.pages ? fact(c.pages[0] === c.pages[1] ? "Page" : "Pages", pageSpan(c.pages), "inspect-pages") : null,
+      c.pages ? fact(...fmtPages(c.pages), "inspect-pages") : null,
     ].filter(Boolean));
   }
 }

@@ -135,6 +135,11 @@ print(json.dumps([len(doc.text[:p].encode("utf-16-le")) // 2 for p in doc.page_s
     const j = records.findIndex((r) => r.pages[0] === r.pages[1]);
     await page.click(`.seg[data-first="${j}"][data-last="${j}"]`);
     assert.equal(await page.textContent("[data-testid=inspect-pages]"), `Page ${records[j].pages[0]}`);
+    const [first, last] = records[0].pages;
+    await page.click("[data-testid=tab-cards]");
+    assert.equal(await page.textContent("[data-testid=card] [data-testid=card-pages]"), first === last ? `Page ${first}` : `Pages ${first}–${last}`,
+      "the chunk list's cards name their pages too");
+    await page.click("[data-testid=tab-document]");
   });
 
   test("pasted HTML is read as an HTML document, as the CLI reads it on standard input; HTML markup chunks the markup", async () => {
