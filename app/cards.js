@@ -4,7 +4,7 @@
 // The list is one Tab stop (the current card, then its Copy button); the arrow
 // keys, Page Up/Down, Home and End move between cards.
 
-import { el, fmtInt } from "./dom.js";
+import { el, fmtInt, fmtPages } from "./dom.js";
 import { reasonText } from "./catalog.js";
 import { unitTitle } from "./words.js";
 import { flagLabel } from "./flags.js";
@@ -117,6 +117,7 @@ export class CardList {
         fact("Overlap", fmtInt(c.overlap_tokens)),
         fact("Ends", reasonText(c.boundary)),
         c.headings.length ? fact("Section", c.headings.join(" › ")) : null,
+        c.pages ? fact(...fmtPages(c.pages), "pages") : null,
         ...(c.flags || []).map((f) => el("span", { class: "flag", "data-testid": "card-flag", "data-flag": f }, flagLabel[f])),
         el("button", { type: "button", class: "small copy", "data-testid": "copy", "data-index": c.index, tabindex,
           "aria-label": `Copy chunk ${c.index + 1}` }, "Copy"),

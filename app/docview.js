@@ -6,9 +6,13 @@
 // chunks leave out). Segments go into blocks of ~16K characters cut after a
 // newline, each with `content-visibility: auto`, so the browser lays out only
 // what is on screen and a 5 MB document is built a few blocks per frame.
+//
+// A PDF's pages: a thin rule with "page 3" where each page starts, its label
+// generated content (as a cut's), so the view's text stays the document's text.
+// The rules are hidden from assistive technology; the inspector names a chunk's pages.
 
 import { reasonText } from "./catalog.js";
-import { el, fmtInt, nextFrame } from "./dom.js";
+import { el, fmtInt, fmtPages, nextFrame } from "./dom.js";
 import { count, unitTitle } from "./words.js";
 
 const BLOCK_TARGET = 16_000; // UTF-16 units per block, cut after the next newline
@@ -56,6 +60,8 @@ export class DocumentView {
     this.pendingContent = el("div", { class: "doc-content" });
     this.starts = 0; // chunks whose start marker is placed
     this.cutsPlaced = new Set(); // chunks whose cut marker is placed (the records are shared: nothing is written on them)
+    this.pageStarts = []; // UTF-16 offset where each page starts (page 1 first), for a PDF
+    this.nextPage = 0; // the first page whose rule is not placed yet
     this.keepScroll = this.root.scrollTop;
     this.done = false;
     this.keyboard = -1;
@@ -63,6 +69,12 @@ export class DocumentView {
     this.showInspector(-1);
     this.scheduled = false;
     if (!text) this.swapIn(); // nothing to render: show the empty state now
+  }
+
+  // Where each page of the document starts (its UTF-16 offsets), before the run renders.
+  setPages(starts) {
+    this.pageStarts = starts || [];
+    this.nextPage = 0;
   }
 
   // A message in place of the document (the engine is starting, a run has not
@@ -145,6 +157,13 @@ export class DocumentView {
       this.cutsPlaced.add(prev);
       this.block.append(this.cutMarker(chunks[prev]));
     }
+    // A rule where the next page starts (pages without text start where the next one does).
+    const pages = this.pageStarts;
+    if (this.nextPage < pages.length && pages[this.nextPage] <= x) {
+      const first = this.nextPage + 1;
+      while (this.nextPage < pages.length && pages[this.nextPage] <= x) this.nextPage++;
+      this.block.append(this.pageMark(first, this.nextPage));
+    }
     // Chunks covering x form a contiguous run lo..hi (starts and ends never decrease).
     let hi = this.lo - 1;
     while (hi + 1 < chunks.length && chunks[hi + 1].start <= x) hi++;
@@ -153,6 +172,7 @@ export class DocumentView {
     let next = Math.min(this.frontier, this.blockEnd);
     if (this.lo <= hi) next = Math.min(next, chunks[this.lo].end);
     if (hi + 1 < chunks.length) next = Math.min(next, chunks[hi + 1].start);
+    if (this.nextPage < pages.length) next = Math.min(next, pages[this.nextPage]);
     if (next <= x) next = x + 1; // never stall (zero-width chunks)
 
     const seg = el("span", {}, text.slice(x, next));
@@ -199,6 +219,12 @@ export class DocumentView {
       class: "start-mark", "data-testid": "start-mark", "data-chunk": chunk.index, "data-n": fmtInt(chunk.index + 1),
       title: `Chunk ${chunk.index + 1} starts here`,
     });
+  }
+
+  // "page 3", or "pages 4–5" where page 4 has no text of its own.
+  pageMark(first, last) {
+    const label = first === last ? `page ${fmtInt(first)}` : `pages ${fmtInt(first)}–${fmtInt(last)}`;
+    return el("span", { class: "page-mark", "data-testid": "page-mark", "data-page": last, "data-label": label, "aria-hidden": "true" });
   }
 
   openBlock(x) {
@@ -327,14 +353,15 @@ export class DocumentView {
       return;
     }
     const fact = (label, value, id) => el("span", { class: "fact", "data-testid": id }, el("span", { class: "fact-label" }, label), " ", value);
-    box.replaceChildren(
+    box.replaceChildren(...[
       fact("Chunk", `${fmtInt(c.index + 1)} of ${fmtInt(this.chunks.length)}${this.done ? "" : "+"}`, "inspect-index"),
       fact(unitTitle(this.encoding), fmtInt(c.token_count), "inspect-tokens"),
       fact("Overlap", count(c.overlap_tokens, this.encoding), "inspect-overlap"),
       fact("Ends", reasonText(c.boundary), "inspect-boundary"),
       fact("Section", c.headings.length ? c.headings.join(" › ") : "—", "inspect-headings"),
+      c.pages ? fact(...fmtPages(c.pages), "inspect-pages") : null,
       ...this.contextFacts(c, fact),
-    );
+    ].filter(Boolean));
   }
 
   // With a context: what embed_text adds before the text. With parents: the one it lies in.

@@ -27,6 +27,8 @@ export const svgEl = (tag, attrs = {}) => {
 
 const intFormat = new Intl.NumberFormat("en-US");
 export const fmtInt = (n) => intFormat.format(n);
+// A chunk's pages, [first, last] (1-based), as its label and value: ["Page", "3"] or ["Pages", "3–4"].
+export const fmtPages = ([first, last]) => (first === last ? ["Page", fmtInt(first)] : ["Pages", `${fmtInt(first)}–${fmtInt(last)}`]);
 
 export function fmtBytes(n) {
   if (n < 1024) return `${n} B`;

@@ -13,9 +13,11 @@ class Run {
   constructor(engine, id, handlers) {
     this.engine = engine;
     this.id = id;
-    this.handlers = handlers; // onStart(warnings, size, language), onChunks(chunks, progress)
+    this.handlers = handlers; // onStart(warnings, size, language, reading), onChunks(chunks, progress)
     this.finished = false;
     this.language = null; // what the text was read as, once started: {name ("text": prose), label, note}
+    // ... and which text: {text (null: the page's own), document (its summary, or null), html (an HTML document)}
+    this.reading = null;
     this.done = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
   }
 
@@ -129,7 +131,8 @@ export class Engine {
       case REPLY.started:
         return this.forRun(msg, (run) => {
           run.language = msg.language;
-          run.handlers.onStart(msg.warnings, msg.size, msg.language);
+          run.reading = msg.reading;
+          run.handlers.onStart(msg.warnings, msg.size, msg.language, msg.reading);
         });
       case REPLY.chunks:
         return this.forRun(msg, (run) => run.handlers.onChunks(msg.chunks, msg.progress));
@@ -230,7 +233,7 @@ export class Engine {
   }
 
   // Chunk the current document with these settings; any earlier run is superseded.
-  // handlers: onStart(warnings, {chars, bytes}, language {name, label, note}), onChunks(chunks, progress).
+  // handlers: onStart(warnings, {chars, bytes}, language {name, label, note}, reading), onChunks(chunks, progress).
   // Returns the Run.
   chunk(settings, handlers) {
     this.supersede();

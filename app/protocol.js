@@ -25,7 +25,10 @@ export const REPLY = {
   openProgress: "open-progress", // {id, done, total}: pages of a document read so far
   opened: "opened", //          {id, text, info, size, document}: document null for text, else {format, notice,
   //                            pages, page_starts}; or {id, refused}: why the file was not read
-  started: "started", //        {id, warnings, settings, size, language}
+  started: "started", //        {id, warnings, settings, size, language, reading}: reading {text, document, html}:
+  //                            the text the offsets index when it is not the page's own (pasted HTML extracted,
+  //                            an HTML file's markup), else null; the document's summary or null; whether the
+  //                            source is an HTML document (the language "html" chunks its markup)
   chunks: "chunks", //          {id, chunks, progress}: a run's next chunks
   done: "done", //              {id, stats}
   cancelled: "cancelled", //    {id}: a superseded run stopped

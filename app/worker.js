@@ -219,7 +219,9 @@ async function runChunks({ id, settings }) {
   await ensureTokenizer(settings.encoding);
   if (id !== latest) return post({ type: REPLY.cancelled, id });
   const started = JSON.parse(call("start", JSON.stringify(settings)));
-  post({ type: REPLY.started, id, warnings: started.warnings, settings: started.settings, size, language: started.language });
+  // (the size of the text chunked: the engine may read an HTML document's other way)
+  post({ type: REPLY.started, id, warnings: started.warnings, settings: started.settings, size: started.reading.size || size,
+    language: started.language, reading: started.reading });
   for (;;) {
     const out = JSON.parse(call("step", SLICE_SECONDS));
     post({ type: REPLY.chunks, id, chunks: out.chunks, progress: out.progress });

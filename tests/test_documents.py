@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 import chunkwise
-from chunkwise.documents import DocumentError, binary_kind, extract, kind
+from chunkwise.documents import DocumentError, binary_kind, extract, is_html_document, kind, read_text
 from conftest import assert_invariants
 from documents_files import (
     DEV_REF_PDF, FHS_PDF_GZ, PARAGRAPHS, POLICY_HTML, make_docx, make_pdf, pdftotext_pages, real_file, word_ratio,
@@ -231,6 +231,23 @@ def test_kind_and_binary_kind():
     assert binary_kind(b"\x00\xff\xfe\x00" * 100 + b"\x80\x81") is not None
     with pytest.raises(DocumentError, match="^not a document chunkwise reads: a PNG image$"):
         extract(b"\x89PNG\r\n\x1a\n....", "x.png")
+
+
+def test_one_rule_says_when_text_is_an_html_document():
+    """Standard input and pasted text, which have no name: <!doctype html> or <html> first,
+    after a BOM, whitespace or comments, in any case; the same rule on bytes and on text."""
+    yes = ["<!DOCTYPE html><p>x", "<!doctype HTML>", "\ufeff  \n<html lang=en>", "<HTML>", "<!-- saved -->\n<html>",
+           "\t<!DocType html PUBLIC '-//W3C//DTD XHTML 1.0//EN'>"]
+    no = ["<htmlx>", "text <html>", "<?php echo 1; ?><html>", "<div>not a document</div>", "# <html>", "<!doctype svg>", ""]
+    for text in yes + no:
+        assert is_html_document(text) == is_html_document(text.encode("utf-8")) == (text in yes), text
+        assert (kind(text.encode("utf-8"), None) == "html") == (text in yes)
+    page = "\ufeff<!DOCTYPE html><head><title>T</title></head><h1>Café</h1><p>One &amp; two.</p><script>x()</script>"
+    text, document = read_text(page)
+    assert (text, document) == (extract(page.encode("utf-8")).text, extract(page.encode("utf-8")))
+    assert text == "# Café\n\nOne & two." and document.notice == "HTML: 5 words; dropped head ×1, script ×1"
+    assert read_text(page, "html") == (page, None)  # --language html: the markup as it is
+    assert read_text("<p>a fragment</p>") == ("<p>a fragment</p>", None)
 
 
 def test_html_tag_soup_never_fails():

@@ -178,3 +178,56 @@ def test_the_session_reports_a_pdfs_pages_as_they_are_read(files):
     text = opened["text"]
     starts = opened["document"]["page_starts"]
     assert starts[0] == 0 and starts == sorted(starts) and starts[-1] < len(text.encode("utf-16-le")) // 2
+
+
+def _run_session(session, **settings) -> dict:
+    started = json.loads(session.start(json.dumps({"max_tokens": 200, **settings})))
+    while not json.loads(session.step(5.0))["done"]:
+        pass
+    return started["reading"]
+
+
+def test_standard_input_and_pasted_text_read_an_html_document_as_the_file_is_read(files):
+    """An HTML document on standard input (it has no name) is extracted as the .html file is;
+    --language html keeps its markup. The page's pasted text is read by the same rule, and
+    chunked as both readings into the CLI's bytes."""
+    page = (files / "scope.html").read_bytes()
+    piped, named = run("-", "--max-tokens", 200, stdin=page), run(files / "scope.html", "--max-tokens", 200)
+    assert piped.stdout == named.stdout and piped.returncode == 0
+    assert piped.stderr.decode().startswith("chunkwise: <stdin>: HTML: ")  # the notice
+    markup = run("-", "--max-tokens", 200, "--language", "html", stdin=page)
+    assert markup.stdout == run(files / "scope.html", "--max-tokens", 200, "--language", "html").stdout
+    assert records(markup.stdout)[0]["text"].startswith("<!DOCTYPE html>")
+
+    session = Session()
+    pasted = page.decode("utf-8")
+    session.set_text(pasted)
+    reading = _run_session(session)
+    assert reading["text"] == run("-", "--extract", stdin=page).stdout.decode("utf-8")  # the page shows this text
+    assert reading["document"]["format"] == "html" and reading["html"] is True
+    assert session.export("jsonl", False) == piped.stdout
+    reading = _run_session(session, language="html")
+    assert reading == {"text": None, "document": None, "html": True}  # the page's own text, the markup
+    assert session.export("jsonl", False) == markup.stdout
+    assert _run_session(session, language="text")["text"] == reading_text(page)  # extracted again
+    assert session.export("jsonl", False) == piped.stdout
+    # text that is not an HTML document stays as it is
+    session.set_text("<p>a fragment of markup</p>\n")
+    assert _run_session(session) == {"text": None, "document": None, "html": False}
+
+
+def reading_text(page: bytes) -> str:
+    return chunkwise.read_document(page).text
+
+
+def test_an_opened_html_file_is_chunked_as_markup_when_the_language_is_html(files):
+    session = Session()
+    opened = json.loads(session.open_file((files / "scope.html").read_bytes(), None, "scope.html"))
+    assert _run_session(session, filename="scope.html")["text"] is None  # the text open_file gave
+    markup = _run_session(session, filename="scope.html", language="html")
+    assert markup["text"] == (files / "scope.html").read_text(encoding="utf-8") and markup["document"] is None
+    assert markup["html"] is True
+    assert session.export("jsonl", False) == run(files / "scope.html", "--max-tokens", 200, "--language", "html").stdout
+    back = _run_session(session, filename="scope.html", language="auto")
+    assert back["text"] is None and back["document"] == opened["document"]
+    assert session.export("jsonl", False) == run(files / "scope.html", "--max-tokens", 200).stdout

@@ -34,7 +34,8 @@ export function wireDownloads(app) {
     button.addEventListener("click", async () => {
       const text = make(state.settings, state.files
         ? { names: state.files.files.map((f) => f.name), language: state.language }
-        : { name: state.source.name, inputEncoding: state.source.chosenEncoding, headers: false, language: state.language, readAs: state.run?.language });
+        // pasted HTML is saved as pasted.html: the CLI reads a .txt as text, whatever it starts with
+        : { name: state.source.name || (state.run?.reading?.html ? "pasted.html" : null), inputEncoding: state.source.chosenEncoding, headers: false, language: state.language, readAs: state.run?.language });
       ui.copied.textContent = text;
       ui.copied.hidden = false;
       try {

@@ -73,7 +73,8 @@ export function wireRun(app) {
     let warnings = [];
     engine.setText(text); // sent only when it changed: a settings change sends only the settings
     const run = (state.run = engine.chunk({ ...engineSettings(state.settings), language: state.language, filename: src.name }, {
-      onStart(w, size, lang) {
+      onStart(w, size, lang, reading) {
+        showReading(src, reading);
         showLanguage(lang);
         warnings = w;
         src.size = size;
@@ -96,7 +97,7 @@ export function wireRun(app) {
       await store.finish();
       if (run !== state.run) return; // superseded while rendering
       if ($("find").value) app.search.refresh(); // the matches in the new rendering
-      showFlags(flagAll(store.chunks, text, stats.budget));
+      showFlags(flagAll(store.chunks, store.text, stats.budget));
       if (state.files) {
         const set = state.files;
         set.stats = null;
@@ -128,6 +129,19 @@ export function wireRun(app) {
       ui.runError.hidden = false;
       setRunState("error", "Chunking failed.");
     });
+  }
+
+  // Which text the run chunks: the page's own, or the engine's reading of it (pasted HTML
+  // extracted, an HTML file's markup), which the views then show; a PDF's pages.
+  function showReading(src, reading) {
+    if (reading.text != null) store.reset(reading.text);
+    docView.setPages(reading.document?.page_starts);
+    app.showHtmlChoice(reading.html);
+    if (reading.document && !src.file && !src.htmlNoticed) { // said once per pasted text
+      src.htmlNoticed = true;
+      const before = ui.inputNotice.hidden ? "" : ui.inputNotice.textContent;
+      app.notice([before, `This text is an HTML document (it starts with <!DOCTYPE html> or <html>): its text was extracted, as from an opened .html file. ${reading.document.notice}. To chunk the markup itself, choose “HTML markup” as the language.`].filter(Boolean).join(" "));
+    }
   }
 
   // "Read as Python (from the file name parser.py)": what the run assumed.

@@ -62,6 +62,14 @@ export function wireSettings(app) {
 
   ui.strategy.addEventListener("change", () => changeSettings({ strategy: ui.strategy.value }));
   ui.language.addEventListener("change", () => { state.language = ui.language.value; app.schedule(); });
+  // An HTML document (opened or pasted) is read as its text; the HTML language chunks
+  // its markup instead (the CLI's --language html): the choice says so while there is one.
+  function showHtmlChoice(on) {
+    const option = [...ui.language.options].find((o) => o.value === "html");
+    if (!option) return;
+    option.dataset.label ??= option.textContent;
+    option.textContent = on ? "HTML markup (the tags too, as code)" : option.dataset.label;
+  }
   // A new file, or a cleared text, is read by its own name or content again.
   function resetLanguage() { state.language = ui.language.value = "auto"; }
   // The tokenizer picker: encodings, embedding-model presets (their tokenizer, and
@@ -176,5 +184,5 @@ export function wireSettings(app) {
     settingsStore.save(state.settings);
   });
 
-  return { showSettings, changeSettings, resetLanguage, fillTokenizerPicker };
+  return { showSettings, changeSettings, resetLanguage, fillTokenizerPicker, showHtmlChoice };
 }

@@ -140,7 +140,7 @@ export function wireSource(app) {
       await engine.booted;
       // The worker decodes the bytes and keeps the text as its document: it does not cross back.
       const pages = (done, total) => app.setRunState("pending", `Reading ${file.name}: page ${done} of ${total}…`, done / total);
-      const { kind, text, info, size, reason } = await readFile(engine, file, encoding, pages);
+      const { kind, text, info, size, reason, document } = await readFile(engine, file, encoding, pages);
       if (kind === "empty") {
         say(`${file.name} is empty (0 bytes): there is nothing to chunk. The text before is still here.`);
         finishIdle();
@@ -168,6 +168,7 @@ export function wireSource(app) {
       app.resetLanguage();
       const messages = [];
       if (info.message) messages.push(info.message);
+      if (document?.format === "html") messages.push("To chunk the markup itself, choose “HTML markup” as the language.");
       if (state.source.eol === "crlf" || state.source.eol === "mixed") messages.push(`Line endings: ${EOL_NAMES[state.source.eol]}, kept as in the file.`);
       say(messages.join(" "));
       showEncodingChoice(info.encoding, encoding != null || info.replaced > 0, file);

@@ -27,7 +27,7 @@ from .tokenizer.hf.files import provide_preset, register_text
 from .code.languages import LANGUAGES, choose, from_filename
 from .presets import truncation_warning
 from .io.decode import decode_bytes
-from .documents import DocumentError, kind, read_input, with_pages
+from .documents import DocumentError, kind, read_input, read_text, with_pages
 from .tokenizer.registry import get_tokenizer
 
 VERSION = __version__
@@ -75,6 +75,11 @@ class Session:
         self.model: str | None = None  # the embedding-model preset of the current run
         self.extracted = None  # the current document's Extracted, when it is HTML, PDF or DOCX
         self.files_pages: list = []  # several files: each document's page starts (() but a PDF's), None for text
+        # An HTML document (opened or pasted) has two readings, as on the CLI: extracted, and
+        # the markup itself (--language html). start() picks one; this gives the markup.
+        self._markup = None  # () -> the markup's text, when the source is an HTML document
+        self._html = None  # its Extracted reading, kept while the markup is read
+        self._given = ""  # the text the page holds (it sent it, or got it from open_file)
 
     # -- the document --------------------------------------------------------
     def open_file(self, data, encoding: str | None = None, name: str | None = None, progress=None) -> str:
@@ -87,29 +92,54 @@ class Session:
         notice, pages, page_starts (UTF-16 offsets)}, and info.message is the notice.
         `progress(done, total)`, when given (a JS function), is called after each PDF page."""
         raw = bytes(data if isinstance(data, (bytes, bytearray)) else data.to_bytes())
-        self.document = self.job = self.finished = self.extracted = None
-        if kind(raw, name or None) is None:
+        self.document = self.job = self.finished = self.extracted = self._markup = self._html = None
+        found = kind(raw, name or None)
+        if found is None:
             if encoding is None:
                 read_input(raw, name or None)  # refuses binary bytes, as the CLI does
             text, info = decode_bytes(raw, encoding or None)
             self._replace(text)
+            self._given = self.document.text
             return _json({"text": self.document.text, "info": info, "size": self.size(), "document": None})
         text, notice, extracted = read_input(raw, name or None, progress=progress)
         self._replace(text)
-        self.extracted = extracted
-        summary = extracted.info() | {"page_starts": [self.utf16(p) for p in extracted.page_starts]}
+        self.extracted = self._html = extracted
+        if found == "html":  # the CLI's --language html reads the same bytes as text
+            self._markup = lambda: read_input(raw, name or None, language="html", encoding=encoding or None)[0]
+        self._given = self.document.text
         info = {"replaced": 0, "bom": False, "binary": False, "encoding": None, "message": notice}
-        return _json({"text": self.document.text, "info": info, "size": self.size(), "document": summary})
+        return _json({"text": self.document.text, "info": info, "size": self.size(), "document": self._summary()})
+
+    def _summary(self) -> dict | None:
+        """What the page shows of the current reading's document: {format, notice, pages,
+        page_starts (UTF-16 offsets)}, None for text (and for HTML read as markup)."""
+        if self.extracted is None:
+            return None
+        return self.extracted.info() | {"page_starts": [self.utf16(p) for p in self.extracted.page_starts]}
 
     def _pages(self, chunks: list) -> list:
         """The chunks with their pages, when the document has pages (a PDF)."""
         return self.extracted.with_pages(chunks) if self.extracted is not None else chunks
 
     def set_text(self, text: str) -> str:
-        """Pasted or typed text becomes the document. -> JSON {size, warnings}"""
-        self.extracted = None
-        self._replace(text)
+        """Pasted or typed text becomes the document, read as the CLI reads it on standard
+        input: an HTML document is extracted (start() re-reads it as markup when asked).
+        -> JSON {size, warnings}"""
+        self._given = text
+        read, self.extracted = read_text(text)
+        self._html = self.extracted
+        self._markup = (lambda: text) if self.extracted is not None else None
+        self._replace(read)
         return _json({"size": self.size(), "warnings": self.document.warnings})
+
+    def _read_html(self, markup: bool) -> None:
+        """An HTML document read as its markup (the language "html") or extracted."""
+        if markup and self.extracted is not None:
+            self.extracted = None
+            self._replace(self._markup())
+        elif not markup and self.extracted is None:
+            self.extracted = self._html
+            self._replace(self._html.text)
 
     def _replace(self, text: str) -> None:
         self.document = self.job = self.finished = None  # nothing stale if this fails
@@ -129,12 +159,18 @@ class Session:
     def start(self, settings_json: str) -> str:
         """Start chunking the current document with these settings (JSON:
         max_tokens, overlap, strategy, encoding, overlap_unit; language and filename, see _read_as).
-        -> JSON {warnings, settings, language: {name, label, note, detected}}"""
+        -> JSON {warnings, settings, language: {name, label, note, detected}, reading}: reading is
+        {text, document, html}: the text chunk offsets index when it is not the one the page
+        holds (pasted HTML extracted, an HTML file read as markup; else null), the document's
+        summary (as open_file gives it) or null, and whether the source is an HTML document
+        (whose markup the language "html" chunks)."""
         if self.document is None:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)
         self.finished = None
         given, filename = s.get("language") or "auto", s.get("filename")
+        if self._markup is not None:
+            self._read_html(markup=given == "html")
         if self.extracted is not None:  # a document's text is Markdown: prose, whatever its name says
             given, filename = "text", None
         self._read_as(given, filename)
@@ -150,7 +186,11 @@ class Session:
             "language": {"name": lang or "text", "label": LANGUAGES[lang].label if lang else "prose",
                          "note": self.document.language_note,
                          # decided from the text: the CLI does so only when told (--language)
-                         "detected": given == "auto" and lang != from_filename(filename)}})
+                         "detected": given == "auto" and lang != from_filename(filename)},
+            # (sent on every run, not once: the page drops the replies of runs it superseded)
+            "reading": {"text": None if self.document.text == self._given else self.document.text,
+                        "document": self._summary(), "html": self._markup is not None,
+                        **({} if self.document.text == self._given else {"size": self.size()})}})
 
     def _read_as(self, language: str, filename: str | None) -> None:
         """Read the document as `language` ("auto": the file name's, else strong

@@ -3,7 +3,8 @@ structure kept as Markdown the engine reads (headings, blocks, lists, tables, fe
 code) and their provenance (PDF pages). One module per format; extract.py chooses."""
 from __future__ import annotations
 
-from .extract import EXTENSIONS, binary_kind, extract, kind, read_document, read_input
+from .extract import EXTENSIONS, binary_kind, extract, is_html_document, kind, read_document, read_input, read_text
 from .model import DocumentError, Extracted, page_range, with_pages
 
-__all__ = ["EXTENSIONS", "DocumentError", "Extracted", "page_range", "with_pages", "binary_kind", "extract", "kind", "read_document", "read_input"]
+__all__ = ["EXTENSIONS", "DocumentError", "Extracted", "page_range", "with_pages", "binary_kind", "extract", "is_html_document", "kind",
+           "read_document", "read_input", "read_text"]

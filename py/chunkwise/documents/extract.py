@@ -33,6 +33,29 @@ def _is_docx(data: bytes) -> bool:
         return False
 
 
+def is_html_document(data: bytes | str) -> bool:
+    """The one rule for bytes or text that say nothing by a name (standard input, pasted
+    text): an HTML document starts, after a BOM, whitespace and comments, with
+    <!doctype html> or <html>, in any case. Text is judged by its UTF-8 bytes, as the CLI
+    sees it piped in."""
+    if isinstance(data, str):
+        data = data[:1024].encode("utf-8", "replace")
+    return bool(_HTML_START.match(data[:1024]))
+
+
+def read_text(text: str, language: str | None = None) -> tuple[str, Extracted | None]:
+    """Pasted or typed text as the CLI reads the same text on standard input: an HTML
+    document (is_html_document) is extracted, unless `language` is "html" (the markup kept,
+    chunked as code); other text is as it is. -> (text, the Extracted document or None)"""
+    if language == "html" or not is_html_document(text):
+        return text, None
+    from .html import extract_html
+
+    # (a str is read as it is: no charset to look for; the BOM is the one decode_html drops)
+    document = extract_html(text[1:] if text.startswith("\ufeff") else text)
+    return document.text, document
+
+
 def kind(data: bytes, name: str | None = None, *, sniff_html: bool | None = None) -> str | None:
     """"pdf", "html" or "docx" when the file is one (by its extension, else by its first
     bytes), None when it is text. HTML is recognised by its start (<!doctype html>, <html>)
@@ -48,7 +71,7 @@ def kind(data: bytes, name: str | None = None, *, sniff_html: bool | None = None
         return "docx"
     if sniff_html is None:
         sniff_html = not ext
-    if sniff_html and _HTML_START.match(head):
+    if sniff_html and is_html_document(head):
         return "html"
     return None
 
