@@ -7,6 +7,7 @@ import argparse
 import glob
 import os
 
+from ..argtypes import whole_number
 from .inputs import display, input_kind
 from .rows import ID_FIELD, TEXT_FIELD
 
@@ -25,28 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"JSONL/Parquet field holding the document id (default {ID_FIELD})")
     group.add_argument("--text-field", metavar="NAME", type=_field_name,
                        help=f"JSONL/Parquet field holding the text (default {TEXT_FIELD})")
-    group.add_argument("--jobs", metavar="N", type=_whole(MAX_JOBS), help="worker processes (default: every core)")
-    group.add_argument("--max-chars", metavar="N", type=_whole(None), help="a longer document becomes an error row instead of chunks")
+    group.add_argument("--jobs", metavar="N", type=whole_number(1, MAX_JOBS), help="worker processes (default: every core)")
+    group.add_argument("--max-chars", metavar="N", type=whole_number(1), help="a longer document becomes an error row instead of chunks")
     group.add_argument("--language-field", metavar="NAME", type=_field_name,
                        help="JSONL/Parquet field naming each document's language (python, Go...) or file name (src/a.py);"
                             " where it is missing or unknown, --language decides")
-
-
-def _whole(most: int | None):
-    """An argparse type: a whole number from 1 to `most`."""
-
-    def parse(value: str) -> int:
-        try:
-            number = int(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {value[:40]!r}") from None
-        if number < 1:
-            raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
-        if most is not None and number > most:
-            raise argparse.ArgumentTypeError(f"must be at most {most}")
-        return number
-
-    return parse
 
 
 def _field_name(value: str) -> str:
