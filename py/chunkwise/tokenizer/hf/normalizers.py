@@ -126,7 +126,7 @@ _UNKNOWN_CODES = CodeTable(lambda ch: "u" if ch in _UNKNOWN else "k")
 _UNKNOWN_RE = re.compile("u")
 
 
-def _unicode_form(form: str):
+def unicode_form(form: str):
     def normalize(text: str) -> str:
         if text.isascii():
             return text
@@ -295,44 +295,3 @@ class Precompiled:
             out.append(cluster.translate(table))
         out.append(text[pos:].translate(table))
         return "".join(out)
-
-
-def build_normalizer(spec):
-    """A str -> str function for a tokenizer.json "normalizer" entry (None: identity)."""
-    if spec is None:
-        return None
-    kind = spec.get("type")
-    if kind == "Sequence":
-        steps = [f for f in (build_normalizer(s) for s in spec.get("normalizers", [])) if f is not None]
-
-        def sequence(text: str) -> str:
-            for step in steps:
-                text = step(text)
-            return text
-
-        return sequence
-    if kind == "BertNormalizer":
-        return bert_normalizer(
-            spec.get("clean_text", True),
-            spec.get("handle_chinese_chars", True),
-            spec.get("strip_accents"),
-            spec.get("lowercase", True),
-        )
-    if kind == "Lowercase":
-        return lowercase
-    if kind in ("NFC", "NFD", "NFKC", "NFKD"):
-        return _unicode_form(kind)
-    if kind == "StripAccents":
-        return strip_accents_normalizer()
-    if kind == "Strip":
-        return strip_normalizer(spec.get("strip_left", True), spec.get("strip_right", True))
-    if kind == "Prepend":
-        return prepend_normalizer(spec["prepend"])
-    if kind == "Replace":
-        return replace_normalizer(spec["pattern"], spec["content"])
-    if kind == "Precompiled":
-        charsmap = spec.get("precompiled_charsmap")
-        if not charsmap:
-            return None
-        return Precompiled(charsmap)
-    raise Unsupported(f"normalizer {kind!r} is not supported")

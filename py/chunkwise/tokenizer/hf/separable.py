@@ -11,7 +11,8 @@ import unicodedata
 from . import normalizers as hf_normalizers
 from . import regex_cuts
 from .graphemes import PREPEND
-from .normalizers import Unsupported, build_normalizer
+from .components import build_normalizer
+from .normalizers import Unsupported
 from .pretokenizers import GPT2_PATTERN, byte_level_chars, metaspace_scheme
 from .text import LETTER, LOWERCASE_TABLE, NUMBER, WHITE_SPACE, is_bert_punctuation
 
