@@ -274,17 +274,17 @@ def test_unicode_tables_match_the_pinned_tokenizers():
     pinned tokenizers does, on a sample of code points (the tool checks them all)."""
     from tokenizers import pre_tokenizers as pre
 
-    from chunkwise.tokenizer.hf import unicode_tables as hf_unicode
+    from chunkwise.tokenizer.hf import unicode_tables
     from chunkwise.tokenizer.hf.text import PUNCTUATION, RangeSet, lowercase
 
-    assert hf_unicode.VERSION == tokenizers_version
+    assert unicode_tables.VERSION == tokenizers_version
     rng = random.Random(3)
     sample = [o for o in (rng.randrange(0x110000) for _ in range(3000)) if not 0xD800 <= o <= 0xDFFF]
     sample += list(range(0x80, 0x400)) + [0x200B, 0x200D, 0x08CF, 0x31A27, 0x1AE6, 0x130, 0x3A3]
     bert_lower = normalizers.BertNormalizer(clean_text=False, handle_chinese_chars=False, strip_accents=False, lowercase=True)
     clean = normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=False, strip_accents=False, lowercase=False)
-    removed = RangeSet(hf_unicode.CLEAN_REMOVED)
-    letters = RangeSet(hf_unicode.ONIG_LETTER)
+    removed = RangeSet(unicode_tables.CLEAN_REMOVED)
+    letters = RangeSet(unicode_tables.ONIG_LETTER)
     letter = pre.Split(Regex(r"\p{L}"), "isolated")
     for o in sample:
         c = chr(o)

@@ -10,7 +10,7 @@ import re
 
 from .normalizers import Unsupported
 from .regex import RegexUnsupported, compile_pattern, literal_spans
-from . import unicode_tables as hf_unicode
+from . import unicode_tables
 from .text import WHITE_SPACE, CodeTable, RangeSet, is_bert_punctuation, split_spans
 
 Splits = list[tuple[str, bool]]
@@ -44,7 +44,7 @@ def bert_pre_tokenizer():
     return lambda splits: _apply(splits, cut)
 
 
-_WHITESPACE_WORD = RangeSet(hf_unicode.WHITESPACE_WORD)
+_WHITESPACE_WORD = RangeSet(unicode_tables.WHITESPACE_WORD)
 
 
 def _word_code(ch: str) -> str:
@@ -163,9 +163,9 @@ def _behavior(name: str) -> str:
     raise Unsupported(f"split behavior {name!r} is not supported")
 
 
-# Rust's char::is_numeric with the library's Unicode tables (hf_unicode), not the running
+# Rust's char::is_numeric with the library's Unicode tables (unicode_tables.py), not the running
 # Python's unicodedata: CPython 3.11 does not know the numbers of Unicode 15 and later.
-_NUMERIC = RangeSet(hf_unicode.NUMERIC)
+_NUMERIC = RangeSet(unicode_tables.NUMERIC)
 _DIGIT = CodeTable(lambda ch: "d" if ch in _NUMERIC else "x")
 _DIGIT_RE = re.compile("d")
 _DIGITS_RE = re.compile("d+")
