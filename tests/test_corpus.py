@@ -23,7 +23,7 @@ import chunkwise
 from chunkwise import Chunker
 from chunkwise.io import export
 from chunkwise.corpus import rows
-from chunkwise.corpus.run import TASK_DOCS
+from chunkwise.corpus.inputs import TASK_DOCS
 from conftest import CORPUS
 
 SETTINGS = ["--max-tokens", "128", "--overlap", "16"]

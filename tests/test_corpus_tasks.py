@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunkwise.corpus import rows
-from chunkwise.corpus.run import TASK_BYTES, Options, Source, Task, Workers, line_blocks, run_task, start_worker, tasks
+from chunkwise.corpus.inputs import TASK_BYTES, Source, Task, line_blocks, tasks
+from chunkwise.corpus.pool import Workers
+from chunkwise.corpus.worker import Options, run_task, start_worker
 from chunkwise.corpus.rows import RowSettings
 from conftest import CORPUS
 from hf_files import tokenizer_path

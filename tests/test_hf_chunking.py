@@ -12,7 +12,7 @@ import pytest
 
 import chunkwise
 from chunkwise.io import stats
-from chunkwise.tokenizer.hf import files as hf_registry
+from chunkwise.tokenizer.hf.files import register_file
 from chunkwise.tokenizer.index import TokenIndex
 from chunkwise.packing.strategies import STRATEGIES
 from chunkwise.tokenizer.registry import get_tokenizer
@@ -32,7 +32,7 @@ def files():
     for name in FAMILIES:
         path = tokenizer_path(name)
         if name in ("llama2", "llama3"):
-            assert hf_registry.register_file(str(path), name=name) == name
+            assert register_file(str(path), name=name) == name
 
 
 @pytest.fixture(params=["pure", "tokenizers"])

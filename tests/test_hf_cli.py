@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from chunkwise import cli
-from chunkwise.corpus.run import TASK_BYTES, TASK_DOCS
+from chunkwise.corpus.inputs import TASK_BYTES, TASK_DOCS
 from chunkwise.presets import PRESETS
 from hf_files import CORPUS, tokenizer_path
 

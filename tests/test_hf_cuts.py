@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tokenizers import AddedToken, Regex, Tokenizer, models, normalizers, pre_tokenizers, trainers
 
 import chunkwise
-from chunkwise.tokenizer.hf import files as hf_registry
+from chunkwise.tokenizer.hf.files import register_text
 from chunkwise.tokenizer.index import TokenIndex
 from chunkwise.tokenizer.hf.pretokenizers import GPT2_PATTERN
 from chunkwise.tokenizer.hf.tokenizer import Unsupported, tokenizer_from_text
@@ -128,7 +128,7 @@ def test_added_tokens_holding_a_space_are_never_cut(backend):
     library = _library(tok)
     _every_slice_exact(tok.to_str(), library, SALT, backend)
     # The chunks keep to the budget with the library's own counts.
-    name = hf_registry.register_text(tok.to_str(), name=f"claude-like-{backend}")
+    name = register_text(tok.to_str(), name=f"claude-like-{backend}")
     for max_tokens in (6, 10, 22):
         for chunk in chunkwise.chunk(SALT * 3, max_tokens=max_tokens, encoding=name):
             assert chunk.token_count == library(chunk.text) <= max_tokens

@@ -274,17 +274,17 @@ def test_unicode_tables_match_the_pinned_tokenizers():
     pinned tokenizers does, on a sample of code points (the tool checks them all)."""
     from tokenizers import pre_tokenizers as pre
 
-    from chunkwise.tokenizer.hf import unicode_tables as hf_unicode
+    from chunkwise.tokenizer.hf import unicode_tables
     from chunkwise.tokenizer.hf.text import PUNCTUATION, RangeSet, lowercase
 
-    assert hf_unicode.VERSION == tokenizers_version
+    assert unicode_tables.VERSION == tokenizers_version
     rng = random.Random(3)
     sample = [o for o in (rng.randrange(0x110000) for _ in range(3000)) if not 0xD800 <= o <= 0xDFFF]
     sample += list(range(0x80, 0x400)) + [0x200B, 0x200D, 0x08CF, 0x31A27, 0x1AE6, 0x130, 0x3A3]
     bert_lower = normalizers.BertNormalizer(clean_text=False, handle_chinese_chars=False, strip_accents=False, lowercase=True)
     clean = normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=False, strip_accents=False, lowercase=False)
-    removed = RangeSet(hf_unicode.CLEAN_REMOVED)
-    letters = RangeSet(hf_unicode.ONIG_LETTER)
+    removed = RangeSet(unicode_tables.CLEAN_REMOVED)
+    letters = RangeSet(unicode_tables.ONIG_LETTER)
     letter = pre.Split(Regex(r"\p{L}"), "isolated")
     for o in sample:
         c = chr(o)
@@ -311,7 +311,7 @@ def test_digits_on_every_code_point(individual_digits):
     """Digits splits off what the library calls numeric (Rust's char::is_numeric, with its
     own Unicode tables), not what the running Python's unicodedata does: CPython 3.11 does
     not know the numbers of Unicode 15 and 16 (U+1D2C1 KAKTOVIK NUMERAL ONE)."""
-    from chunkwise.tokenizer.hf.pretokenizers import build_pre_tokenizer
+    from chunkwise.tokenizer.hf.components import build_pre_tokenizer
 
     spec = {"type": "Digits", "individual_digits": individual_digits}
     pure = build_pre_tokenizer(spec)
@@ -374,7 +374,7 @@ def test_unicode_forms_are_the_librarys(form):
     Python's unicodedata (U+11938 DIVES AKURU VOWEL SIGN O, Unicode 13, it neither decomposes
     nor composes; U+A7F2 MODIFIER LETTER CAPITAL C, Unicode 14, it keeps under NFKC; U+0898,
     Unicode 14, has combining class 0 to it)."""
-    from chunkwise.tokenizer.hf.normalizers import build_normalizer
+    from chunkwise.tokenizer.hf.components import build_normalizer
 
     pure = build_normalizer({"type": form})
     fast = getattr(normalizers, form)()
@@ -405,7 +405,7 @@ CATEGORY_PATTERNS = [
 
 @pytest.mark.parametrize("pattern", CATEGORY_PATTERNS)
 def test_split_pattern_categories_on_every_assignable_code_point(pattern):
-    from chunkwise.tokenizer.hf.pretokenizers import build_pre_tokenizer
+    from chunkwise.tokenizer.hf.components import build_pre_tokenizer
 
     fast = pre_tokenizers.Split(Regex(pattern), "isolated")
     pure = build_pre_tokenizer({"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False})
@@ -446,10 +446,11 @@ def _field_paths(node, where=()):
 
 @pytest.mark.parametrize("name", sorted(TRAINED))
 def test_every_field_of_the_wrong_shape_is_refused_clearly(name):
-    """hf_schema.check walks the fields the builders read; where a builder reads one it
-    does not know (they can drift apart), a wrong value would fail as a KeyError or
-    TypeError. Any field of a trained file set to a value of another shape, or
-    removed: the file loads and counts, or is refused with a ValueError."""
+    """check (components.py) walks the fields each component's shape names; a field its
+    builder reads that the shape leaves out (they sit side by side in the table, but can
+    still differ) would fail as a KeyError or TypeError. Any field of a trained file set
+    to a value of another shape, or removed: the file loads and counts, or is refused
+    with a ValueError."""
     data = json.loads(TRAINED[name].to_str())
     for path in _field_paths(data):
         parent = data

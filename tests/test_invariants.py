@@ -89,12 +89,12 @@ def test_tokenizing_in_many_blocks_changes_nothing(backend, encoding, monkeypatc
     """Real documents are tokenized in 64K blocks; with blocks of about 300
     characters every lookup and count crosses block edges, and the chunks must
     be the very same."""
-    from chunkwise.tokenizer import index as counter
+    from chunkwise.tokenizer import index
 
     text = "\n\n".join((CORPUS / name).read_text(encoding="utf-8") for name in ("node-net.md", "cjk.txt", "russian.txt"))
     settings = [(512, 64, "smart"), (97, 13, "smart"), (60, 20, "tokens"), (80, 10, "sentences")]
     whole = [chunkwise.chunk_document(text, max_tokens=m, overlap=o, strategy=s, encoding=encoding) for m, o, s in settings]
-    monkeypatch.setattr(counter, "_BLOCK", 300)
+    monkeypatch.setattr(index, "_BLOCK", 300)
     for (m, o, s), expected in zip(settings, whole):
         result = chunkwise.chunk_document(text, max_tokens=m, overlap=o, strategy=s, encoding=encoding)
         assert [c.to_dict() for c in result.chunks] == [c.to_dict() for c in expected.chunks], (m, o, s)

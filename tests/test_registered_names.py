@@ -12,7 +12,7 @@ import json
 import pytest
 
 import chunkwise
-from chunkwise.tokenizer.hf import files as hf_registry
+from chunkwise.tokenizer.hf.files import register_text
 from chunkwise.bridge import Session
 from chunkwise.tokenizer.registry import get_tokenizer
 from conftest import assert_invariants
@@ -54,12 +54,12 @@ def test_registering_a_changed_file_again_counts_with_the_new_content(tmp_path, 
 
 
 def test_two_files_of_one_name_have_different_keys_and_one_content_one_key(hf_backend):
-    name = hf_registry.register_text(_file_text(FIRST), "same-name.json")
+    name = register_text(_file_text(FIRST), "same-name.json")
     first = get_tokenizer(name)
-    assert hf_registry.register_text(_file_text(SECOND), "same-name.json") == name
+    assert register_text(_file_text(SECOND), "same-name.json") == name
     second = get_tokenizer(name)
     assert first.key != second.key
-    hf_registry.register_text(_file_text(FIRST), "same-name.json")
+    register_text(_file_text(FIRST), "same-name.json")
     assert get_tokenizer(name).key == first.key  # the content is the identity
 
 

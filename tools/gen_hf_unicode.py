@@ -25,7 +25,7 @@ from pathlib import Path
 from tokenizers import __version__
 from tokenizers import normalizers, pre_tokenizers
 
-OUT = Path(__file__).resolve().parent.parent / "py" / "chunkwise" / "hf_unicode.py"
+OUT = Path(__file__).resolve().parent.parent / "py" / "chunkwise" / "tokenizer" / "hf" / "unicode_tables.py"
 SEP = "|"  # kept by every step (clean, strip_accents, lowercase): it is ASCII punctuation
 
 

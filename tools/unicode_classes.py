@@ -61,11 +61,11 @@ def generate() -> str:
             if len(folded) == 1 and folded in FOLD_LETTERS:
                 folds.append(f"{o:x}:{folded}")
     chars = [chr(o) for o in range(0x110000) if not 0xD800 <= o <= 0xDFFF]
-    # uniclass.as_known leaves text alone on this Unicode version (uniclass.NATIVE): that
+    # classes.as_known leaves text alone on this Unicode version (classes.NATIVE): that
     # holds while re's \w (str.isalnum) is exactly these letters and numbers everywhere.
     differ = [f"{ord(c):x}" for c in chars if c.isalnum() != (kind(c) in "ulon")]
     if differ:
-        raise SystemExit(f"str.isalnum() and the classes differ on {' '.join(differ[:20])}: see uniclass.NATIVE")
+        raise SystemExit(f"str.isalnum() and the classes differ on {' '.join(differ[:20])}: see unicode/classes.py NATIVE")
     # Where cuts fall (separators.py) asks str's questions of one character; the
     # answers that the classes above do not give are listed, as ranges.
     cased = {

@@ -25,6 +25,7 @@ from .packing.strategies import STRATEGIES
 
 __all__ = [
     "BOUNDARIES",
+    "CONTEXT_MODES",
     "ENCODINGS",
     "LANGUAGES",
     "OVERLAP_UNITS",

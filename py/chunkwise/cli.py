@@ -12,9 +12,10 @@ from pathlib import Path
 from .corpus import run as corpus
 from .io import export
 from .io import stats
+from .argtypes import whole_number
 from .about import CONTEXT_HELP, DEFAULTS, FORMATS, OVERLAP_RULE, OVERLAP_UNIT_HELP, describe
 from .packing.packer import chunk_document
-from .packing.settings import MAX_SETTING, default_overlap
+from .packing.settings import default_overlap
 from .tokenizer.hf.files import register_file
 from .code.languages import LANGUAGES, choose, resolve
 from .types import CONTEXT_MODES, ENCODINGS, OVERLAP_UNITS
@@ -62,25 +63,6 @@ def epilog() -> str:
     return "\n".join(textwrap.fill(line, 78, subsequent_indent="  ") if line.startswith(("boundary", "Each")) else line for line in lines) + "\n"
 
 
-def _whole_number(minimum: int, wording: str):
-    """An argparse type: a whole number of at least `minimum`."""
-
-    def parse(value: str) -> int:
-        try:
-            number = int(value)
-        except ValueError:
-            digits = value.strip().removeprefix("+")
-            if not (digits.isascii() and digits.isdigit()):
-                shown = value if len(value) <= 40 else value[:20] + "..." + value[-10:]
-                raise argparse.ArgumentTypeError(f"expected a whole number, got {shown!r}") from None
-            number = MAX_SETTING  # more digits than int() converts: larger than any text anyway
-        if number < minimum:
-            raise argparse.ArgumentTypeError(f"must be {wording}, got {number}")
-        return number
-
-    return parse
-
-
 def _language(value: str) -> str:
     """An argparse type: a language name or alias, "text" or "auto"."""
     if value.strip().lower() == "auto":
@@ -91,8 +73,8 @@ def _language(value: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-_positive = _whole_number(1, "at least 1")
-_non_negative = _whole_number(0, "0 or more")
+_positive = whole_number(1)
+_non_negative = whole_number(0)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -71,7 +71,7 @@ def describe_model(name: str) -> dict:
 
 
 # build.py's cache in a chunkwise checkout, from its root; the preset tokenizer files
-# are kept in TOKENIZER_CACHE (where hf_registry looks for them too).
+# are kept in TOKENIZER_CACHE (where tokenizer/hf/files.py looks for them too).
 BUILD_CACHE = ".cache/build"
 TOKENIZER_CACHE = f"{BUILD_CACHE}/tokenizers"
 

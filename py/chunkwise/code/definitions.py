@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..unicode import classes as uniclass
+from ..unicode import classes
 from .languages import Language
 from .structure import _INDENT, CODE, COMMENT, STRING, Definition
 
@@ -168,7 +168,7 @@ def _label(signature: str, lang: Language) -> str:
     name is taken from the signature itself."""
     sig = _SPACE_RUN.sub(" ", signature.split("\n", 1)[0] if lang.structure != "braces" else signature).strip()
     sig = sig.rstrip("{").strip()
-    known = uniclass.as_known(sig)
+    known = classes.as_known(sig)
 
     def group(m: re.Match, i: int) -> str | None:
         return None if m.start(i) < 0 else sig[m.start(i) : m.end(i)]

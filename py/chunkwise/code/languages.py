@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..unicode import classes as uniclass
+from ..unicode import classes
 
 # Words that open a control statement, never a definition (brace languages).
 _CONTROL = r"(?:if|else|elif|for|foreach|while|do|switch|case|default|try|catch|finally|return|throw|new|delete|await|yield|using|lock|synchronized|with|unless|until|loop|match|select|defer|go|goto|break|continue|when|guard|repeat|in|of|assert|static_assert|sizeof|typeof|print|echo|else[ \t]+if)\b"
@@ -160,7 +160,7 @@ _FENCE_INFO = re.compile(r"[ \t]*\{?[ \t]*\.?([\w+#-]+)")
 def fence_language(info: str) -> str | None:
     """The code language a Markdown fence's info string names ("python", "js",
     "rust,ignore", "{.go}"), or None: no name, an unknown one, or prose."""
-    m = _FENCE_INFO.match(uniclass.as_known(info))  # \w by the pinned tables
+    m = _FENCE_INFO.match(classes.as_known(info))  # \w by the pinned tables
     if m is None:
         return None
     word = info[m.start(1) : m.end(1)].lower()
@@ -230,7 +230,7 @@ def detect(text: str) -> tuple[str | None, str]:
     """A language from strong signals in pasted text, and why; (None, reason) for prose.
     Looks at the first 20,000 characters only, as known to this Python (unicode/classes.py:
     re's word and digit classes by the pinned tables)."""
-    head = uniclass.as_known(text[:20000]).lstrip("\ufeff")
+    head = classes.as_known(text[:20000]).lstrip("\ufeff")
     stripped = head.lstrip()
     m = _SHEBANG.match(stripped)
     if m:

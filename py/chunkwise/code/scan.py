@@ -17,7 +17,7 @@ structure.py holds what they find.
 """
 from __future__ import annotations
 
-from ..unicode import classes as uniclass
+from ..unicode import classes
 from .definitions import DefinitionTracker, _finish
 from .languages import LANGUAGES, Language
 from .lexer import Lexer, _patterns
@@ -53,7 +53,7 @@ class _Scanner(Lexer, DefinitionTracker, MarkupScanner):
         # The patterns (\w, \b) run over the text as known to this Python (unicode/classes.py),
         # so they match the same everywhere; labels are taken from the source.
         self.source = text
-        self.text = uniclass.as_known(text)
+        self.text = classes.as_known(text)
         self.n = len(text)
         self.lang = lang
         self.nls: list[int] = []

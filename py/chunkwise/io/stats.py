@@ -11,7 +11,7 @@ def histogram(counts: list[int], max_tokens: int, bins: int = HISTOGRAM_BINS) ->
 
     Ranges are inclusive integer token counts: 1..51, 52..102, ... up to max_tokens;
     the last reaches the largest count when a chunk is over the budget (a character
-    that alone is: engine._lone_character), so every chunk is in the range of its bin.
+    that alone is: packing/packer.py, _lone_character), so every chunk is in the range of its bin.
     """
     bins = max(1, min(bins, max_tokens))
     edges = [round(i * max_tokens / bins) for i in range(bins + 1)]

@@ -21,7 +21,7 @@ from bisect import bisect_left
 from collections import Counter
 from functools import cached_property
 
-from ..unicode import classes as uniclass
+from ..unicode import classes
 from ..types import HEADING, LINE, PARAGRAPH, ROW, SENTENCE
 
 # The levels a topic cut may fall at, and how much each is worth on its own.
@@ -51,7 +51,7 @@ class Cohesion:
         ids: dict[str, int] = {}
         starts, seq = [], []
         text = self.text
-        for m in _WORD.finditer(uniclass.as_known(text)):  # \w by the pinned tables
+        for m in _WORD.finditer(classes.as_known(text)):  # \w by the pinned tables
             word = text[m.start() : m.end()].lower()
             if word not in STOP_WORDS:
                 starts.append(m.start())

@@ -83,7 +83,7 @@ def markdown_tables(text: str, fences=()) -> list[Table]:
 def delimited_table(text: str, delimiter: str) -> Table | None:
     """A whole CSV (delimiter ",") or TSV ("\\t") text as one table: the first record
     is the header; a line break inside a quoted field is inside its row."""
-    ends, quoted, i, n = [], False, 0, len(text)
+    ends, quoted, i = [], False, 0
     while True:
         nl = text.find("\n", i)
         if nl == -1:

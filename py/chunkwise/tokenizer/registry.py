@@ -38,24 +38,24 @@ def get_tokenizer(encoding: str, backend: str | None = None) -> Tokenizer:
     if encoding == "chars":
         return _build("chars", "chars")
     if encoding not in BPE_ENCODINGS:
-        from .hf import files as hf_registry
+        from .hf import files
 
         check_encoding(encoding)
-        return hf_registry.get(encoding, backend or default_backend())
+        return files.get(encoding, backend or default_backend())
     return _build(encoding, backend or default_backend())
 
 
 def encoding_names() -> list[str]:
-    from .hf import files as hf_registry
+    from .hf import files
 
-    return [*BPE_ENCODINGS, "chars", *hf_registry.names()]
+    return [*BPE_ENCODINGS, "chars", *files.names()]
 
 
 def check_encoding(encoding: str) -> None:
     """Raise ValueError naming the choices when encoding is not known."""
-    from .hf import files as hf_registry
+    from .hf import files
 
-    if encoding in BPE_ENCODINGS or encoding == "chars" or hf_registry.known(encoding):
+    if encoding in BPE_ENCODINGS or encoding == "chars" or files.known(encoding):
         return
     raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(encoding_names())}")
 

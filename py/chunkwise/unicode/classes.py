@@ -7,11 +7,11 @@ from __future__ import annotations
 import unicodedata
 from bisect import bisect_right
 
-from . import tables as unicode_data
+from . import tables
 
-STARTS = [int(s, 16) for s in unicode_data.STARTS.split()]
-KINDS = unicode_data.KINDS
-FOLDS = dict((int(o, 16), letter) for o, letter in (f.split(":") for f in unicode_data.FOLDS.split()))
+STARTS = [int(s, 16) for s in tables.STARTS.split()]
+KINDS = tables.KINDS
+FOLDS = dict((int(o, 16), letter) for o, letter in (f.split(":") for f in tables.FOLDS.split()))
 
 
 def kind(o: int) -> str:
@@ -31,10 +31,10 @@ def _points(ranges: str) -> frozenset[int]:
     return frozenset(out)
 
 
-_LOWER_EXTRA = _points(unicode_data.LOWER_EXTRA)
-_UPPER_EXTRA = _points(unicode_data.UPPER_EXTRA)
-_TITLE = _points(unicode_data.TITLE)
-_DECIMAL = _points(unicode_data.DECIMAL)
+_LOWER_EXTRA = _points(tables.LOWER_EXTRA)
+_UPPER_EXTRA = _points(tables.UPPER_EXTRA)
+_TITLE = _points(tables.TITLE)
+_DECIMAL = _points(tables.DECIMAL)
 
 
 # str's own questions about one character, answered from the pinned tables (ASCII,
@@ -81,7 +81,7 @@ _STAND_IN: dict[str, str] = {}  # character -> itself, or its stand-in
 # own classes: the generator checks that re's \w (str.isalnum) agrees with them on every
 # code point, and \d's table is made from str.isdecimal itself. Nothing needs a stand-in
 # (set(text) alone costs 36 ms a MB in the page).
-NATIVE = unicodedata.unidata_version == unicode_data.UNICODE_VERSION
+NATIVE = unicodedata.unidata_version == tables.UNICODE_VERSION
 
 
 def _stand_in(ch: str) -> str:

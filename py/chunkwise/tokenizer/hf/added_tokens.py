@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from . import unicode_tables as hf_unicode
+from . import unicode_tables
 from .text import WHITE_SPACE, RangeSet
 
 
@@ -79,7 +79,7 @@ class _AddedTokens:
 
 # The library's word characters for single_word (Rust regex's Unicode \w, its own tables:
 # marks and U+200D are, U+00B2 is not), not the running Python's str.isalnum.
-_ADDED_WORD = RangeSet(hf_unicode.ADDED_WORD)
+_ADDED_WORD = RangeSet(unicode_tables.ADDED_WORD)
 
 
 def _is_word_char(ch: str) -> bool:

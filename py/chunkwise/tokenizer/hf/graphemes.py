@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from . import unicode_tables as hf_unicode
+from . import unicode_tables
 from .text import RangeSet, category
 
 # Grapheme_Cluster_Break=Prepend.
@@ -28,7 +28,7 @@ _MC_OTHER = frozenset(
 # Characters of the BMP that join the cluster before them, from the library's
 # own segmentation tables (see tools/gen_hf_unicode.py); others by category (the
 # library's Unicode, text.category: the running Python's may be older).
-_JOINS = RangeSet(hf_unicode.GRAPHEME_JOINS)
+_JOINS = RangeSet(unicode_tables.GRAPHEME_JOINS)
 
 
 def _code(ch: str) -> str:

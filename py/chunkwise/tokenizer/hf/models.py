@@ -299,16 +299,3 @@ def model_type(spec: dict):
     if kind is None:
         kind = "BPE" if "merges" in spec else "WordPiece" if "continuing_subword_prefix" in spec else "Unigram" if "unk_id" in spec else None
     return kind
-
-
-def build_model(spec: dict):
-    kind = model_type(spec)
-    if kind == "WordPiece":
-        return WordPiece(spec)
-    if kind == "BPE":
-        return BPE(spec)
-    if kind == "Unigram":
-        return Unigram(spec)
-    if kind == "WordLevel":
-        return WordLevel(spec)
-    raise Unsupported(f"model {kind!r} is not supported")

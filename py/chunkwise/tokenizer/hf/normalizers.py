@@ -12,7 +12,7 @@ import unicodedata
 
 from .graphemes import multi_char_clusters
 from .regex import RegexUnsupported, compile_pattern
-from . import unicode_tables as hf_unicode
+from . import unicode_tables
 from .text import WHITE_SPACE, CodeTable, RangeSet, lowercase, parse_mapping
 
 
@@ -20,9 +20,9 @@ class Unsupported(ValueError):
     """A tokenizer.json component that chunkwise does not implement."""
 
 
-_CLEAN_REMOVED = RangeSet(hf_unicode.CLEAN_REMOVED)
-_CLEAN_SPACE = RangeSet(hf_unicode.CLEAN_SPACE)
-_STRIP = STRIP_TABLE = parse_mapping(hf_unicode.STRIP_ACCENTS)
+_CLEAN_REMOVED = RangeSet(unicode_tables.CLEAN_REMOVED)
+_CLEAN_SPACE = RangeSet(unicode_tables.CLEAN_SPACE)
+_STRIP = STRIP_TABLE = parse_mapping(unicode_tables.STRIP_ACCENTS)
 
 
 def _is_chinese(o: int) -> bool:
@@ -52,7 +52,7 @@ class _Table(dict):
 
 def _clean(ch: str):
     # BertNormalizer's clean_text: drop NUL, U+FFFD and control characters, make
-    # whitespace a space (the library's own tables, see hf_unicode).
+    # whitespace a space (the library's own tables, see unicode_tables.py).
     if ch in _CLEAN_REMOVED:
         return None
     if ch in _CLEAN_SPACE:
@@ -84,7 +84,7 @@ def bert_normalizer(clean_text=True, handle_chinese_chars=True, strip_accents=No
     return normalize
 
 
-_COMBINING = RangeSet(hf_unicode.COMBINING_MARKS)
+_COMBINING = RangeSet(unicode_tables.COMBINING_MARKS)
 _MARKS = _Table(lambda ch: None if ch in _COMBINING else ch)
 _HANGUL = re.compile("[\uac00-\ud7a3]+")
 
@@ -121,12 +121,12 @@ def strip_normalizer(left=True, right=True):
 # is a starter that nothing decomposes, reorders or composes with. unicodedata may do all
 # three (Unicode 14 on CPython 3.11, 16 in Pyodide), so the text is normalized in pieces
 # between such characters, which are kept as they are.
-_UNKNOWN = RangeSet(hf_unicode.NORMALIZATION_UNKNOWN)
+_UNKNOWN = RangeSet(unicode_tables.NORMALIZATION_UNKNOWN)
 _UNKNOWN_CODES = CodeTable(lambda ch: "u" if ch in _UNKNOWN else "k")
 _UNKNOWN_RE = re.compile("u")
 
 
-def _unicode_form(form: str):
+def unicode_form(form: str):
     def normalize(text: str) -> str:
         if text.isascii():
             return text
@@ -295,44 +295,3 @@ class Precompiled:
             out.append(cluster.translate(table))
         out.append(text[pos:].translate(table))
         return "".join(out)
-
-
-def build_normalizer(spec):
-    """A str -> str function for a tokenizer.json "normalizer" entry (None: identity)."""
-    if spec is None:
-        return None
-    kind = spec.get("type")
-    if kind == "Sequence":
-        steps = [f for f in (build_normalizer(s) for s in spec.get("normalizers", [])) if f is not None]
-
-        def sequence(text: str) -> str:
-            for step in steps:
-                text = step(text)
-            return text
-
-        return sequence
-    if kind == "BertNormalizer":
-        return bert_normalizer(
-            spec.get("clean_text", True),
-            spec.get("handle_chinese_chars", True),
-            spec.get("strip_accents"),
-            spec.get("lowercase", True),
-        )
-    if kind == "Lowercase":
-        return lowercase
-    if kind in ("NFC", "NFD", "NFKC", "NFKD"):
-        return _unicode_form(kind)
-    if kind == "StripAccents":
-        return strip_accents_normalizer()
-    if kind == "Strip":
-        return strip_normalizer(spec.get("strip_left", True), spec.get("strip_right", True))
-    if kind == "Prepend":
-        return prepend_normalizer(spec["prepend"])
-    if kind == "Replace":
-        return replace_normalizer(spec["pattern"], spec["content"])
-    if kind == "Precompiled":
-        charsmap = spec.get("precompiled_charsmap")
-        if not charsmap:
-            return None
-        return Precompiled(charsmap)
-    raise Unsupported(f"normalizer {kind!r} is not supported")

@@ -10,7 +10,7 @@ import re
 
 from .normalizers import Unsupported
 from .regex import RegexUnsupported, compile_pattern, literal_spans
-from . import unicode_tables as hf_unicode
+from . import unicode_tables
 from .text import WHITE_SPACE, CodeTable, RangeSet, is_bert_punctuation, split_spans
 
 Splits = list[tuple[str, bool]]
@@ -44,7 +44,7 @@ def bert_pre_tokenizer():
     return lambda splits: _apply(splits, cut)
 
 
-_WHITESPACE_WORD = RangeSet(hf_unicode.WHITESPACE_WORD)
+_WHITESPACE_WORD = RangeSet(unicode_tables.WHITESPACE_WORD)
 
 
 def _word_code(ch: str) -> str:
@@ -163,9 +163,9 @@ def _behavior(name: str) -> str:
     raise Unsupported(f"split behavior {name!r} is not supported")
 
 
-# Rust's char::is_numeric with the library's Unicode tables (hf_unicode), not the running
+# Rust's char::is_numeric with the library's Unicode tables (unicode_tables.py), not the running
 # Python's unicodedata: CPython 3.11 does not know the numbers of Unicode 15 and later.
-_NUMERIC = RangeSet(hf_unicode.NUMERIC)
+_NUMERIC = RangeSet(unicode_tables.NUMERIC)
 _DIGIT = CodeTable(lambda ch: "d" if ch in _NUMERIC else "x")
 _DIGIT_RE = re.compile("d")
 _DIGITS_RE = re.compile("d+")
@@ -204,40 +204,3 @@ def metaspace_scheme(spec) -> str:
     if "prepend_scheme" in spec:
         return spec["prepend_scheme"]
     return "always" if spec.get("add_prefix_space", True) else "never"
-
-
-def build_pre_tokenizer(spec):
-    """A Splits -> Splits function for a tokenizer.json "pre_tokenizer" entry (None: identity)."""
-    if spec is None:
-        return None
-    kind = spec.get("type")
-    if kind == "Sequence":
-        steps = [f for f in (build_pre_tokenizer(s) for s in spec.get("pretokenizers", [])) if f is not None]
-
-        def sequence(splits: Splits) -> Splits:
-            for step in steps:
-                splits = step(splits)
-            return splits
-
-        return sequence
-    if kind == "BertPreTokenizer":
-        return bert_pre_tokenizer()
-    if kind == "Whitespace":
-        return whitespace_pre_tokenizer()
-    if kind == "WhitespaceSplit":
-        return whitespace_split_pre_tokenizer()
-    if kind == "Metaspace":
-        if spec.get("prepend_scheme", "always") not in ("always", "first", "never"):
-            raise Unsupported(f"Metaspace prepend_scheme {spec['prepend_scheme']!r} is not supported")
-        return metaspace_pre_tokenizer(spec.get("replacement", "\u2581"), metaspace_scheme(spec), spec.get("split", True))
-    if kind == "ByteLevel":
-        return byte_level_pre_tokenizer(spec.get("add_prefix_space", True), spec.get("use_regex", True))
-    if kind == "Split":
-        return split_pre_tokenizer(spec["pattern"], spec.get("behavior", "Isolated"), spec.get("invert", False))
-    if kind == "Digits":
-        return digits_pre_tokenizer(spec.get("individual_digits", False))
-    if kind == "Punctuation":
-        return punctuation_pre_tokenizer(spec.get("behavior", "Isolated"))
-    if kind == "CharDelimiterSplit":
-        return char_delimiter_pre_tokenizer(spec["delimiter"])
-    raise Unsupported(f"pre-tokenizer {kind!r} is not supported")

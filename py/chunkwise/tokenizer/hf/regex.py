@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import re
 
-from . import unicode_tables as hf_unicode
+from . import unicode_tables
 from .text import LETTER, NUMBER, CodeTable, RangeSet, category
 
 # Oniguruma's classes in the `tokenizers` build (its Unicode version, not Python's).
 _ONIG = {
     "cat:L": LETTER,
     "cat:N": NUMBER,
-    "word": RangeSet(hf_unicode.ONIG_WORD),
-    "space": RangeSet(hf_unicode.ONIG_SPACE),
+    "word": RangeSet(unicode_tables.ONIG_WORD),
+    "space": RangeSet(unicode_tables.ONIG_SPACE),
 }
 
 

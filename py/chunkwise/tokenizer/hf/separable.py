@@ -8,10 +8,10 @@ import json
 import re
 import unicodedata
 
-from . import normalizers as hf_normalizers
 from . import regex_cuts
 from .graphemes import PREPEND
-from .normalizers import Unsupported, build_normalizer
+from .components import build_normalizer
+from .normalizers import STRIP_TABLE, Unsupported
 from .pretokenizers import GPT2_PATTERN, byte_level_chars, metaspace_scheme
 from .text import LETTER, LOWERCASE_TABLE, NUMBER, WHITE_SPACE, is_bert_punctuation
 
@@ -64,7 +64,7 @@ def _changing_chars() -> list[str]:
     """The letters, numbers and ASCII symbols that a Unicode form, the library's
     lowercase or BertNormalizer's accent stripping may change (a character without a
     decomposition is its own normal form)."""
-    out = set(map(chr, hf_normalizers.STRIP_TABLE)) | set(map(chr, LOWERCASE_TABLE))
+    out = set(map(chr, STRIP_TABLE)) | set(map(chr, LOWERCASE_TABLE))
     for table in (LETTER, NUMBER):
         out.update(ch for lo, hi in zip(table.starts, table.ends) for ch in map(chr, range(lo, hi + 1))
                    if unicodedata.decomposition(ch))

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from . import unicode_tables as hf_unicode
-from ...unicode import classes as uniclass
+from . import unicode_tables
+from ...unicode import classes
 from ...unicode.whitespace import CHARS
 
 # White_Space: what Rust's char::is_whitespace and Oniguruma's \s match.
@@ -45,11 +45,11 @@ def parse_mapping(spec: str) -> dict[int, str]:
     return table
 
 
-PUNCTUATION = RangeSet(hf_unicode.PUNCTUATION)
+PUNCTUATION = RangeSet(unicode_tables.PUNCTUATION)
 # Oniguruma's \p{L} and \p{N}: the letters and numbers of the library's Split patterns.
-LETTER = RangeSet(hf_unicode.ONIG_LETTER)
-NUMBER = RangeSet(hf_unicode.ONIG_NUMBER)
-_LOWER = LOWERCASE_TABLE = parse_mapping(hf_unicode.LOWERCASE)
+LETTER = RangeSet(unicode_tables.ONIG_LETTER)
+NUMBER = RangeSet(unicode_tables.ONIG_NUMBER)
+_LOWER = LOWERCASE_TABLE = parse_mapping(unicode_tables.LOWERCASE)
 
 
 class Categories:
@@ -76,7 +76,7 @@ def category(ch: str) -> str:
     """unicodedata.category as the library sees it (its table is read on first use)."""
     global _categories
     if _categories is None:
-        _categories = Categories(hf_unicode.ONIG_CATEGORIES)
+        _categories = Categories(unicode_tables.ONIG_CATEGORIES)
     return _categories(ch)
 
 
@@ -115,7 +115,7 @@ def as_known(text: str) -> str:
     14, Pyodide 16: where a text may be split must not depend on which runs."""
     if text.isascii():
         return text
-    return uniclass.with_stand_ins(text, _STAND_IN, _stand_in)
+    return classes.with_stand_ins(text, _STAND_IN, _stand_in)
 
 
 def lowercase(text: str) -> str:

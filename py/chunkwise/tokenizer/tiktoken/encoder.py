@@ -10,7 +10,7 @@ import re
 from array import array
 from itertools import accumulate, chain
 
-from ...unicode import classes as uniclass
+from ...unicode import classes
 from ...unicode.whitespace import CLASS as _SPACE
 from ...unicode.whitespace import HORIZONTAL as _HSPACE
 from ..base import Tokenizer
@@ -45,14 +45,14 @@ class BPETokenizer(Tokenizer):
 
     separable = SEPARABLE
     separable_between_runs = True
-    as_known = staticmethod(uniclass.as_known)
+    as_known = staticmethod(classes.as_known)
 
     def separable_check(self, text: str, m: re.Match) -> bool:
         ch = text[m.start()] if m.start() < len(text) else ""
         # Combining marks join the letter before them in o200k. The classes are the
         # pinned tables', which are the tokenizers' own (unicode/classes.py): a code
         # point they leave unassigned is punctuation to both backends.
-        return ch < "\x80" or not uniclass.is_mark(ch)
+        return ch < "\x80" or not classes.is_mark(ch)
 
     def __init__(self, name: str, backend: str, encode, ranks: dict[bytes, int], encode_parts=None):
         self.name = name
