@@ -84,6 +84,7 @@ def test_context_stats(report):
     (["--parents", "50"], "parent_tokens must be larger than max_tokens (100), not 50"),
     (["--context", "all"], "invalid choice: 'all'"),
     (["--format", "xml"], "invalid choice: 'xml'"),
+    (["--context", "headings", "--corpus"], "corpus mode's rows do not carry them yet"),
 ])
 def test_bad_options_are_one_line(report, args, message):
     out = run(report, "--max-tokens", 100, *args)

@@ -227,6 +227,8 @@ def _main(argv: list[str] | None) -> int:
     if corpus.wanted(args):
         if args.extract:
             parser.error("--extract applies to plain files, not corpus mode")
+        if args.context != DEFAULTS["context"] or args.parents:
+            parser.error("--context and --parents apply to plain files; corpus mode's rows do not carry them yet")
         return corpus.main(args, parser)
     corpus.check(args, parser)
     args.format = args.format or DEFAULTS["format"]
