@@ -84,7 +84,7 @@ def test_context_stats(report):
     (["--parents", "50"], "parent_tokens must be larger than max_tokens (100), not 50"),
     (["--context", "all"], "invalid choice: 'all'"),
     (["--format", "xml"], "invalid choice: 'xml'"),
-    (["--context", "headings", "--corpus"], "corpus mode's rows do not carry them yet"),
+    (["--parents", "400", "--corpus"], "corpus mode's rows do not carry parents yet"),
 ])
 def test_bad_options_are_one_line(report, args, message):
     out = run(report, "--max-tokens", 100, *args)
@@ -115,3 +115,22 @@ def test_the_pages_bridge_exports_the_clis_bytes(report, fmt):
     assert step["parents"] and all("text" not in p and p["kind"] == "parent" for p in step["parents"])
     out = run(report, "--max-tokens", 100, "--context", "headings", "--parents", 300, "--format", fmt)
     assert session.export(fmt, False) == out.stdout
+
+
+def test_corpus_rows_carry_the_context(report, tmp_path):
+    import pyarrow.parquet as pq
+
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"id": "r1", "text": report.read_text(encoding="utf-8")}) + "\n", encoding="utf-8")
+    plain = lines(run(report, "--max-tokens", 100, "--context", "headings").stdout)
+    rows = lines(run(docs, "--corpus", "--max-tokens", 100, "--context", "headings").stdout)
+    assert [(r["text"], r["embed_text"], r["embed_tokens"]) for r in rows] == [
+        (r["text"], r["embed_text"], r["embed_tokens"]) for r in plain]
+    assert "context=headings" in rows[0]["chunker"]
+    without = lines(run(docs, "--corpus", "--max-tokens", 100).stdout)
+    assert "embed_text" not in without[0] and without[0]["chunk_id"] != rows[0]["chunk_id"]
+    out = tmp_path / "rows.parquet"
+    assert run(docs, "--corpus", "--max-tokens", 100, "--context", "headings", "-o", out).returncode == 0
+    table = pq.read_table(out)
+    assert table.column("embed_text").to_pylist() == [r["embed_text"] for r in plain]
+    assert pq.read_table(out).schema.field("embed_tokens").type == "int32"

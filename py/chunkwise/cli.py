@@ -21,7 +21,7 @@ from .code.languages import LANGUAGES, choose, resolve
 from .types import CONTEXT_MODES, ENCODINGS, OVERLAP_UNITS
 from .packing.strategies import STRATEGIES
 from .presets import PRESETS, model_settings, truncation_warning
-from .io.decode import check_encoding, decode_bytes
+from .io.decode import check_encoding
 from .documents import DocumentError, read_input
 
 EXAMPLES = """\
@@ -227,8 +227,8 @@ def _main(argv: list[str] | None) -> int:
     if corpus.wanted(args):
         if args.extract:
             parser.error("--extract applies to plain files, not corpus mode")
-        if args.context != DEFAULTS["context"] or args.parents:
-            parser.error("--context and --parents apply to plain files; corpus mode's rows do not carry them yet")
+        if args.parents:
+            parser.error("--parents applies to plain files; corpus mode's rows do not carry parents yet")
         return corpus.main(args, parser)
     corpus.check(args, parser)
     args.format = args.format or DEFAULTS["format"]

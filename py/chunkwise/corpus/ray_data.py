@@ -36,7 +36,8 @@ from .rows import RowMaker, RowSettings, arrow_schema, to_arrow
 # Spark's DDL for the same columns, for mapInPandas(..., schema=SPARK_SCHEMA).
 SPARK_SCHEMA = (
     "doc_id string, chunk_id string, index int, text string, start bigint, end bigint, token_count int,"
-    " overlap_tokens int, boundary string, headings array<string>, pages array<int>, metadata string, chunker string,"
+    " overlap_tokens int, boundary string, headings array<string>, pages array<int>, embed_text string, embed_tokens int,"
+    " metadata string, chunker string,"
     " error string"
 )
 

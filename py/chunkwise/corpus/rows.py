@@ -22,7 +22,7 @@ from ..types import Settings
 # row has only doc_id (when known), metadata, chunker and error.
 COLUMNS = (
     "doc_id", "chunk_id", "index", "text", "start", "end", "token_count", "overlap_tokens",
-    "boundary", "headings", "pages", "metadata", "chunker", "error",
+    "boundary", "headings", "pages", "embed_text", "embed_tokens", "metadata", "chunker", "error",
 )
 ID_FIELD = "id"
 TEXT_FIELD = "text"
@@ -66,7 +66,7 @@ def chunker_label(settings: Settings) -> str:
     s = settings
     return (
         f"chunkwise {__version__} encoding={s.encoding} max_tokens={s.max_tokens} overlap={s.overlap}"
-        f" strategy={s.strategy} overlap_unit={s.overlap_unit}"
+        f" strategy={s.strategy} overlap_unit={s.overlap_unit}" + (f" context={s.context}" if s.context != "none" else "")
     )
 
 
@@ -76,9 +76,10 @@ def chunk_id(doc_id: str, settings: Settings, start: int, end: int, text: str) -
     change to the settings or the document gives new ones. The version is left out:
     a release that cuts the same chunks keeps their ids."""
     s = settings
-    key = json.dumps(
-        [doc_id, s.encoding, s.max_tokens, s.overlap, s.strategy, s.overlap_unit, start, end, text], ensure_ascii=False
-    )
+    key = [doc_id, s.encoding, s.max_tokens, s.overlap, s.strategy, s.overlap_unit, start, end, text]
+    if s.context != "none":  # (a run without one keeps the ids it always had)
+        key.append(s.context)
+    key = json.dumps(key, ensure_ascii=False)
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
@@ -199,6 +200,7 @@ class RowSettings(NamedTuple):
     strategy: str = DEFAULTS["strategy"]
     encoding: str = DEFAULTS["encoding"]
     overlap_unit: str = DEFAULTS["overlap_unit"]
+    context: str = DEFAULTS["context"]  # "headings": rows carry embed_text and embed_tokens
     id_field: str = ID_FIELD
     text_field: str = TEXT_FIELD
     max_chars: int | None = None  # a longer document is an error row
@@ -214,7 +216,7 @@ class RowSettings(NamedTuple):
 
     def chunker_arguments(self) -> dict:
         return dict(max_tokens=self.max_tokens, overlap=self.overlap, strategy=self.strategy, encoding=self.encoding,
-                    overlap_unit=self.overlap_unit)
+                    overlap_unit=self.overlap_unit, context=self.context)
 
 
 class RowMaker:
@@ -335,6 +337,8 @@ def arrow_schema():
         ("boundary", pa.string()),
         ("headings", pa.list_(pa.string())),
         ("pages", pa.list_(pa.int32())),  # [first, last] for a document with pages (a PDF), else null
+        ("embed_text", pa.string()),  # with a context (--context headings), else null
+        ("embed_tokens", pa.int32()),
         ("metadata", pa.string()),  # JSON: documents in one corpus may have different fields
         ("chunker", pa.string()),
         ("error", pa.string()),

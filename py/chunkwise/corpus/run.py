@@ -49,7 +49,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error("Parquet needs pyarrow: pip install 'chunkwise[parquet]'")
     settings = RowSettings(
         max_tokens=args.max_tokens, overlap=args.overlap, strategy=args.strategy, encoding=args.encoding,
-        overlap_unit=args.overlap_unit, id_field=args.id_field or ID_FIELD, text_field=args.text_field or TEXT_FIELD,
+        overlap_unit=args.overlap_unit, context=args.context, id_field=args.id_field or ID_FIELD, text_field=args.text_field or TEXT_FIELD,
         max_chars=args.max_chars, language=args.language, language_field=args.language_field,
         tokenizer_files=registered_files(),  # --tokenizer's file, registered by cli.py
     )

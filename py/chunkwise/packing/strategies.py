@@ -33,7 +33,7 @@ MIN_FILL = {
     SENTENCE: 0.6, PHRASE: 0.75, WORD: 0.8,
 }
 
-# How a strategy picks a cut among the candidates in reach (see engine.POLICIES):
+# How a strategy picks a cut among the candidates in reach (see policies.POLICIES):
 STRUCTURE = "structure"  # the strongest break, about two-thirds full (AIM_FILL); else MIN_FILL
 FARTHEST = "farthest"  # the farthest cut of its levels; a unit too big for the budget is
 #                        split structure-first at the levels below them
