@@ -32,6 +32,8 @@ _pieces = st.sampled_from(
         "\U0001D2C1", " \U0001D2C2\U0001D2C3", "\u1c89\u1c8a", "a\U00011F00b",
         # Flag runs, heading-only text, giant pre-tokens (over 256 bytes: bpe.merge).
         "🇩🇪🇫🇷🇯🇵🇧🇷" * 6, "# Heading line\n" * 8, "x" * 700, "中文" * 150, "\n" * 300, "!" * 300,
+        # Pipe tables (cut between rows): a header, its delimiter, rows with sentences in them.
+        "| a | b |\n|---|:-:|\n", "| 1 | One. Two, three. |\n", "| x \\| y | z |\n",
     ]
 )
 documents = st.lists(_pieces | st.text(max_size=8), max_size=120).map("".join)
@@ -51,6 +53,28 @@ def test_invariants_on_generated_documents(backend, strategy, encoding, text, ma
     result = chunkwise.chunk_document(text, **settings)
     assert [c.to_dict() for c in result.chunks] == [c.to_dict() for c in chunks], "not deterministic"
     assert_invariants(text, chunks, result.settings.max_tokens, encoding, result.settings.overlap)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("encoding", ENCODINGS + ("chars",))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=documents, max_tokens=st.integers(4, 120), overlap=st.integers(0, 60), parents=st.sampled_from([None, 2, 5]))
+def test_context_and_parents_keep_the_contract(strategy, encoding, text, max_tokens, overlap, parents):
+    """With context="headings": embed_text ends with the chunk's text and its exact count is
+    within the budget (a character alone over it aside); with parents, the chunks keep the
+    contract and lie inside their parent."""
+    from chunkwise.tokenizer.registry import get_tokenizer
+
+    count = get_tokenizer(encoding).count
+    settings = dict(max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, context="headings")
+    result = chunkwise.chunk_document(text, **settings, parent_tokens=parents and max_tokens * parents)
+    assert_invariants(text, result.chunks, result.settings.max_tokens, encoding, result.settings.overlap)
+    for c in result.chunks:
+        assert c.embed_text.endswith(c.text) and c.embed_tokens == count(c.embed_text)
+        assert c.embed_tokens <= result.settings.max_tokens or c.embed_text == c.text
+    for c in result.chunks if parents else ():
+        p = result.parents[c.parent]
+        assert p.start <= c.start and c.end <= p.end
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS + ("chars",))
