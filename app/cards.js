@@ -118,10 +118,14 @@ export class CardList {
         fact("Ends", reasonText(c.boundary)),
         c.headings.length ? fact("Section", c.headings.join(" › ")) : null,
         c.pages ? fact(...fmtPages(c.pages), "pages") : null,
+        c.parent_id != null ? fact("Parent", c.parent_id, "parent") : null,
         ...(c.flags || []).map((f) => el("span", { class: "flag", "data-testid": "card-flag", "data-flag": f }, flagLabel[f])),
         el("button", { type: "button", class: "small copy", "data-testid": "copy", "data-index": c.index, tabindex,
           "aria-label": `Copy chunk ${c.index + 1}` }, "Copy"),
       ),
+      // With a context: what embed_text puts before the text, set apart (it is not in the document)
+      c.context ? el("pre", { class: "card-context", "data-testid": "card-context", title: "Embedded before the chunk's text (embed_text)" },
+        c.context.replace(/\n+$/, "")) : null,
       body,
     );
   }

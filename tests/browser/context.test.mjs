@@ -48,6 +48,16 @@ describe("context, parents and exports", () => {
     assert.match(context, /# Incident ⏎ ## Timeline ⏎ \| Time \| Event \| Who \|/);
     assert.match(await page.textContent("[data-testid=inspect-parent]"), new RegExp(`${inside.parent_id} · \\d+ tokens`));
 
+    // The chunk list shows each chunk's context above its text, and its parent.
+    await page.click("[data-testid=tab-cards]");
+    const card = page.locator(`[data-testid=card][data-index="${inside.index}"]`);
+    await card.scrollIntoViewIfNeeded();
+    assert.equal(await card.locator("[data-testid=card-context]").textContent(),
+      inside.embed_text.slice(0, inside.embed_text.length - inside.text.length).replace(/\n+$/, ""));
+    assert.equal(await card.locator("[data-testid=card-parent]").textContent(), `Parent ${inside.parent_id}`);
+    assert.equal(await card.locator("[data-testid=card-text]").textContent(), inside.text);
+    await page.click("[data-testid=tab-document]");
+
     // Copy as command line and as Python reproduce the JSONL with context and parents.
     const want = (await download(page, "download-jsonl")).bytes;
     await page.click("[data-testid=copy-cli]");
