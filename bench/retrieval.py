@@ -84,8 +84,9 @@ def load_data(folder: pathlib.Path):
 
 class Piece:
     """One chunk as the benchmark sees it: its span, the text that is embedded
-    (the span's text, except for splitters that decode tokens), and whether it
-    repeats text of the chunk before it."""
+    (the span's text, except for splitters that decode tokens and for chunkwise
+    chunks with a context, whose embed_text is embedded), and whether it repeats
+    text of the chunk before it. Scores use the span only."""
 
     __slots__ = ("corpus", "start", "end", "text", "overlaps")
 
@@ -95,8 +96,13 @@ class Piece:
 
 # -- chunkers -----------------------------------------------------------------
 def chunkwise_pieces(corpus_id: str, text: str, size: int, overlap: int, strategy: str, **options):
+    """chunkwise's chunks; with a context (--option context=headings) each one's
+    embed_text is what is embedded, its span stays the text's start/end."""
     result = chunkwise.chunk_document(text, max_tokens=size, overlap=overlap, strategy=strategy, **options)
-    return [Piece(corpus_id, c.start, c.end, c.text, c.overlap_tokens > 0) for c in result.chunks]
+    return [
+        Piece(corpus_id, c.start, c.end, c.text if c.embed_text is None else c.embed_text, c.overlap_tokens > 0)
+        for c in result.chunks
+    ]
 
 
 def cl100k():

@@ -1,6 +1,7 @@
 """The retrieval benchmark's own parts, for real: the report's metrics on small
 hand-made spans, the MiniLM forward pass against the model's published
-similarities, the embedding cache, and the LangChain span finding."""
+similarities, the embedding cache, the LangChain span finding and what the
+chunkwise pieces embed."""
 from __future__ import annotations
 
 import pathlib
@@ -8,6 +9,8 @@ import sys
 
 import numpy as np
 import pytest
+
+import chunkwise
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
 
@@ -125,3 +128,22 @@ def test_paired_difference_is_the_mean_per_question_difference_with_its_interval
     # better on 90 of 100 questions by 1 point: an interval above 0
     mean, lo, hi = retrieval.paired_difference([0.01] * 90 + [0.0] * 10, [0.0] * 100)
     assert mean == 0.9 and 0 < lo < mean < hi <= 1.0
+
+
+def test_chunkwise_pieces_embed_the_context_and_score_the_text():
+    text = "# Guide\n\nIntro text that says what the guide is for. " * 3 + "\n\n## Install\n\n" + (
+        "Run the installer, then check the version it prints. " * 12
+    ) + "\n\n## Table\n\n| name | value |\n|---|---|\n" + "| alpha | one two three |\n" * 30
+    plain = retrieval.chunkwise_pieces("t", text, 40, 0, "smart")
+    pieces = retrieval.chunkwise_pieces("t", text, 40, 0, "smart", context="headings")
+    chunks = chunkwise.chunk_document(text, max_tokens=40, overlap=0, strategy="smart", context="headings").chunks
+    assert len(pieces) == len(chunks) > 3
+    for p, c in zip(pieces, chunks):
+        assert p.text == c.embed_text  # what is embedded: heading path (+ table header) and the text
+        assert (p.start, p.end) == (c.start, c.end) and text[p.start : p.end] == c.text  # what is scored
+    # the context shows in what is embedded (so the cache, keyed on it, keeps apart)...
+    assert any(p.text != text[p.start : p.end] for p in pieces)
+    assert any(p.text.startswith("# Guide\n## Table\n\n| name | value |\n|---|---|\n") for p in pieces)
+    # ...and without it the embedded text is the slice
+    assert plain and all(p.text == text[p.start : p.end] for p in plain)
+    assert retrieval.chunkwise_pieces("t", text, 40, 0, "smart", context="none")[0].text == plain[0].text
