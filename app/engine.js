@@ -137,7 +137,7 @@ export class Engine {
       case REPLY.chunks:
         return this.forRun(msg, (run) => run.handlers.onChunks(msg.chunks, msg.progress));
       case REPLY.done:
-        return this.forRun(msg, (run) => { run.finished = true; run.parents = msg.parents || []; run.settle.resolve(msg.stats); });
+        return this.forRun(msg, (run) => { run.finished = true; run.parents = msg.parents || []; run.midSentence = msg.midSentence || []; run.settle.resolve(msg.stats); });
       case REPLY.cancelled:
         return; // a superseded run: its promise was settled when it was superseded
       case REPLY.cspViolation:

@@ -13,34 +13,24 @@ export const FLAGS = [
 export const flagLabel = Object.fromEntries(FLAGS.map(([name, label]) => [name, label]));
 export const flagHelp = Object.fromEntries(FLAGS.map(([name, , help]) => [name, help]));
 
-// Flag every chunk of a finished run (sets c.flags); -> {flag: count}.
-export function flagAll(chunks, text, budget) {
+// Flag every chunk of a finished run (sets c.flags); -> {flag: count}. Which chunks start
+// mid-sentence is the engine's judgement (Document.starts_sentence: the stats, the CLI and
+// the benchmark ask the same), sent with the run's end as their indices.
+export function flagAll(chunks, text, budget, midSentence) {
   const counts = Object.fromEntries(FLAGS.map(([name]) => [name, 0]));
   for (const c of chunks) {
-    c.flags = flagsOf(c, text, budget);
+    c.flags = flagsOf(c, text, budget, midSentence);
     for (const f of c.flags) counts[f]++;
   }
   return counts;
 }
 
-const SENTENCE_END = /[.!?…。！？؟।॥]["'”’)\]»]*$/u;
 const HEADING_LINE = /^ {0,3}(#{1,6}(\s|$)|(=+|-+)\s*$)/;
 
-// Does text[start:] begin a sentence? Looks back over whitespace to the character before.
-function startsSentence(text, start) {
-  let i = start;
-  while (i > 0 && /\s/.test(text[i - 1])) {
-    if (text[i - 1] === "\n") return true; // a line start
-    i--;
-  }
-  if (i === 0) return true;
-  return SENTENCE_END.test(text.slice(Math.max(0, i - 8), i));
-}
-
 // The flags of chunk c (a record with UTF-16 start/end) in `text`, for a budget.
-export function flagsOf(c, text, budget) {
+export function flagsOf(c, text, budget, midSentence) {
   const out = [];
-  if (c.index > 0 && !startsSentence(text, c.start)) out.push("mid-sentence");
+  if (midSentence.has(c.index)) out.push("mid-sentence");
   if (c.token_count < budget / 4) out.push("small");
   const lines = text.slice(c.start, c.end).split(/\r?\n|\r/).filter((l) => l.trim());
   if (lines.length && lines.every((l) => HEADING_LINE.test(l))) out.push("heading-only");

@@ -227,7 +227,7 @@ async function runChunks({ id, settings }) {
     post({ type: REPLY.chunks, id, chunks: out.chunks, progress: out.progress });
     if (out.done) {
       finishedRun = id;
-      return post({ type: REPLY.done, id, stats: out.stats, parents: out.parents || [] });
+      return post({ type: REPLY.done, id, stats: out.stats, parents: out.parents || [], midSentence: out.mid_sentence || [] });
     }
     await nextTask();
     if (id !== latest) return post({ type: REPLY.cancelled, id });

@@ -32,10 +32,7 @@ import numpy as np  # noqa: E402
 import spans  # noqa: E402
 
 import chunkwise  # noqa: E402
-from chunkwise.text.markdown import Outline  # noqa: E402
-from chunkwise.types import LINE, SENTENCE  # noqa: E402
 from chunkwise.packing.strategies import STRATEGIES  # noqa: E402
-from chunkwise.text.separators import Separators  # noqa: E402
 
 K = 5
 # Paired bootstrap over the questions: how sure a difference from the recursive
@@ -169,21 +166,6 @@ def token_pieces(corpus_id: str, text: str, size: int, overlap: int):
 
 
 # -- measures -----------------------------------------------------------------
-class SentenceStarts:
-    """Is an offset where a sentence (or a line) starts? chunkwise's own sentence
-    finder decides, so every chunker is judged alike. A line's indentation is
-    part of the line: code starts there too."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.seps = Separators(text, Outline(text))
-
-    def __call__(self, i: int) -> bool:
-        line_start = self.text.rfind("\n", 0, i) + 1
-        at_line_start = not self.text[line_start:i].strip(" \t")  # at its indentation or its text
-        return at_line_start or self.seps.is_unit_start(i, (LINE, SENTENCE))
-
-
 def mid_sentence(pieces: list[Piece], starts: dict) -> tuple[int, int, int, int]:
     """(mid-sentence starts, chunks after the first; the same for chunks with overlap)."""
     mid = total = mid_o = total_o = 0
@@ -263,7 +245,8 @@ def main(argv=None) -> int:
     corpora, questions = load_data(data_dir())
     cache = minilm.EmbeddingCache(ROOT / ".cache" / "minilm-embeddings.npz")
     q_vectors = cache.embed([q for q, _, _ in questions])
-    starts = {cid: SentenceStarts(text) for cid, text in corpora.items()}
+    # the one judge of a sentence start (chunkwise.Document.starts_sentence), for every chunker alike
+    starts = {cid: chunkwise.Document(text).starts_sentence for cid, text in corpora.items()}
     enc = cl100k()
     options = {}
     for item in args.option:

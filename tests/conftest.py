@@ -41,9 +41,9 @@ def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overl
             repeated = max(0, previous.end - c.start)
             if repeated:
                 assert c.overlap_tokens == tokenizer.count(source[c.start : previous.end])
-                # A unit start may give up to 3x the requested overlap where none lies
+                # A unit start may give more than the requested overlap where none lies
                 # within 1.5x (packing/settings.py, overlap_range), never more than half the budget.
-                assert c.overlap_tokens <= overlap_range(max(overlap, 0), max_tokens)[2]
+                assert c.overlap_tokens <= overlap_range(max(overlap, 0), max_tokens, whole_units=True)[2]
             else:
                 assert c.overlap_tokens == 0
         else:

@@ -97,7 +97,7 @@ export function wireRun(app) {
       await store.finish();
       if (run !== state.run) return; // superseded while rendering
       if ($("find").value) app.search.refresh(); // the matches in the new rendering
-      showFlags(flagAll(store.chunks, store.text, stats.budget));
+      showFlags(flagAll(store.chunks, store.text, stats.budget, new Set(run.midSentence)));
       if (state.files) {
         const set = state.files;
         set.stats = null;

@@ -54,8 +54,9 @@ OVERLAP_UNIT_HELP = {
         "The overlap starts where a unit starts: a sentence or line (Smart, Markdown, Sentences), a line"
         " (Lines), a paragraph (Paragraphs), a definition or line (Code). Of the unit starts that give"
         f" {_LOW:g}x to {_HIGH:g}x of the overlap asked for, the nearest to it; else a shorter whole unit;"
-        f" else a longer one, up to {OVERLAP_STRETCH}x; at a word only when there is none (Sentences: no overlap"
-        " rather than part of a sentence).",
+        " else a longer one, up to half the chunk size. Smart, Topic shifts, Markdown, Paragraphs and Sentences"
+        " never start an overlap mid-sentence: with no unit start in reach, none; Lines and Code then start at"
+        f" a word (their longer units: up to {OVERLAP_STRETCH}x).",
     ),
     "word": ("Word start", "The overlap starts at a word: as many whole words as fit the overlap."),
 }

@@ -211,6 +211,7 @@ class Session:
             self.finished.chunks = self._pages(self.finished.chunks)
             self.finished.parents = self._pages(self.finished.parents)
             out["parents"] = [self.record(p, p.parent_record()) for p in self.finished.parents]
+            out["mid_sentence"] = self.finished.mid_sentence  # the engine's judge, for the page's flag
             out["stats"] = stats.compute(self.finished, self.model)
             warning = self.model and truncation_warning(
                 self.model, self.finished.settings.max_tokens, [c.token_count for c in self.finished.chunks])

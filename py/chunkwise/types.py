@@ -110,3 +110,4 @@ class Result:
     warnings: list[str] = field(default_factory=list)
     language: str | None = None  # the code language the text was read as (None: prose)
     parents: list[Chunk] = field(default_factory=list)  # with parent_tokens: the parents the chunks tile
+    mid_sentence: list[int] = field(default_factory=list)  # the chunks that start mid-sentence (Document.starts_sentence)

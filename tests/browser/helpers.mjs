@@ -182,7 +182,8 @@ text = open(sys.argv[1], "rb").read().decode("utf-8")
 s = json.loads(sys.argv[2])
 job = chunkwise.packing.packer.ChunkJob(text, max_tokens=s["max_tokens"], overlap=s["overlap"], strategy=s["strategy"], encoding=s["encoding"])
 result = job.result()
-print(json.dumps({"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.io.stats.compute(result), "warnings": job.warnings}))
+print(json.dumps({"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.io.stats.compute(result), "warnings": job.warnings,
+                  "mid_sentence": result.mid_sentence}))
 `;
 
 // The engine's own answer on CPython for pasted text (no byte decoding involved).

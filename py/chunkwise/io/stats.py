@@ -35,6 +35,7 @@ def compute(result: Result, model: str | None = None) -> dict:
     counts = [c.token_count for c in chunks]
     output_tokens = sum(counts)
     overlap_tokens = sum(c.overlap_tokens for c in chunks)
+    mid = set(result.mid_sentence)
     reasons = {name: 0 for name in BOUNDARIES}
     for c in chunks:
         reasons[c.boundary] += 1
@@ -52,6 +53,11 @@ def compute(result: Result, model: str | None = None) -> dict:
         "encoding": result.settings.encoding,
         "histogram": histogram(counts, max_tokens),
         "boundaries": reasons,
+        # chunks after the first that start mid-sentence (the one judge: Document.starts_sentence),
+        # and of the chunks with an overlap, those whose overlap does
+        "mid_sentence_starts": len(mid),
+        "mid_sentence_overlaps": sum(1 for c in chunks if c.overlap_tokens and c.index in mid),
+        "overlapped_chunks": sum(1 for c in chunks if c.overlap_tokens),
         "warnings": list(result.warnings),
         **(_context_fields(result) if result.settings.context != "none" else {}),
         **({"parent_count": len(result.parents), "parent_tokens": result.settings.parent_tokens} if result.parents else {}),

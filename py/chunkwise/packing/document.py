@@ -19,6 +19,9 @@ from ..types import DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAU
 from ..text.separators import Separators, trim_end
 from ..io.decode import replace_surrogates
 from ..tokenizer.registry import get_tokenizer
+from ..types import LINE, PARAGRAPH, SENTENCE
+
+_SENTENCE_STARTS = (PARAGRAPH, LINE, SENTENCE)
 
 class Document:
     """Everything that depends only on the text, computed on first use and kept:
@@ -104,6 +107,18 @@ class Document:
         """Where the first chunk starts: the first non-whitespace character (code:
         the start of its line)."""
         return self.chunk_start(0) if self.stop else 0
+
+    def starts_sentence(self, i: int) -> bool:
+        """The one judge of "starts mid-sentence" (the stats, the page's flag, the tests and the
+        benchmark ask it): does a sentence start at i, after a sentence end, a paragraph or a
+        line break that is not a soft wrap (text/separators.py), a heading or a table row? In
+        code, any line start starts one. An offset in the spaces before a line's text is
+        judged where that text starts (a chunk may keep a line's indentation)."""
+        seps = self.code_separators if self.is_code else self.separators
+        text, j = self.text, i
+        while j < len(text) and text[j] in " \t":
+            j += 1
+        return seps.is_unit_start(i, _SENTENCE_STARTS) or (j > i and seps.is_unit_start(j, _SENTENCE_STARTS))
 
     def index(self, encoding: str) -> TokenIndex | CharIndex:
         """The token index of this encoding (with the current backend), kept for the next run."""

@@ -62,10 +62,11 @@ class ChunkJob:
         self.settings = Settings(budget, overlap, strategy, encoding, overlap_unit, context, parent_tokens)
         # an overlap the caller gave (not the default): say so when no chunk got one
         self._overlap_given = given_overlap is not None and overlap > 0
-        self._overlap_range = overlap_range(overlap, budget)
         self.warnings = warnings + doc.warnings
         self.strategy = SPECS["code" if strategy == "smart" and doc.is_code else strategy]
         self.policy = POLICIES[self.strategy.kind](self.strategy)
+        self._overlap_range = overlap_range(overlap, budget, self.strategy.whole_units and overlap_unit == "unit")
+        self._no_unit_start = 0  # chunks left without an overlap: no unit start within reach
         # Tokens a chunk must reach for a cut of each level to be taken (structure first).
         self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
         self._least_fill = math.ceil(LEAST_FILL * budget)  # (smart and topics)
@@ -134,10 +135,22 @@ class ChunkJob:
         """An overlap was asked for and no chunk repeats any text: say why, once the last
         chunk is made (else it looks as if the setting did nothing)."""
         chunks = self.chunks
-        if not self._overlap_given or len(chunks) < 2 or any(c.overlap_tokens for c in chunks):
+        if not self._overlap_given or len(chunks) < 2:
+            return
+        if any(c.overlap_tokens for c in chunks):
+            if self._no_unit_start and self.strategy.whole_units and self.settings.overlap_unit == "unit":
+                n = self._no_unit_start
+                self.warnings.append(
+                    f"overlap {self.settings.overlap}: {n} chunk{'s' if n > 1 else ''} repeat{'' if n > 1 else 's'} no text"
+                    " from the one before: no sentence, line or paragraph start lay within half the budget of its end,"
+                    " and an overlap never starts mid-sentence (overlap_unit 'word' starts one at a word)."
+                )
             return
         if all(c.boundary == "heading" for c in chunks[:-1]):
             why = "each ends before a heading, and an overlap never crosses one"
+        elif self.strategy.whole_units and self.settings.overlap_unit == "unit":
+            why = ("no sentence, line or paragraph start lay within half the budget of a chunk's end, and an overlap"
+                   " never starts mid-sentence (overlap_unit 'word' starts one at a word)")
         else:
             why = "no place for one to start (a sentence, line or word start) lay within its reach"
         self.warnings.append(f"overlap {self.settings.overlap}: no chunk repeats text from the one before it: {why}.")
@@ -153,8 +166,11 @@ class ChunkJob:
 
     def result(self) -> Result:
         self.step()
+        starts_sentence = self.document.starts_sentence
+        mid_sentence = [c.index for c in self.chunks[1:] if not starts_sentence(c.start)]
         return Result(
-            self.chunks, self.index.total(), self.settings, self.warnings, self.document.language, self.parents
+            self.chunks, self.index.total(), self.settings, self.warnings, self.document.language, self.parents,
+            mid_sentence,
         )
 
     # -- one chunk -----------------------------------------------------------
@@ -210,6 +226,7 @@ class ChunkJob:
         overlap = None
         if self.settings.overlap and ending.level != HEADING and fresh < self.stop:
             overlap = self._overlap_start(a, ending.end)
+            self._no_unit_start += overlap is None
         self.pos, self.overlap_tokens = overlap or (fresh, 0)
 
     def _fit(self, a: int, floor: int) -> tuple[Ending | None, Prefix]:

@@ -44,15 +44,17 @@ def _whole(name: str, value) -> int:
 _TOLERANCE = tuple(x.as_integer_ratio() for x in OVERLAP_TOLERANCE)
 
 
-def overlap_range(overlap: int, max_tokens: int) -> tuple[int, int, int]:
+def overlap_range(overlap: int, max_tokens: int, whole_units: bool = False) -> tuple[int, int, int]:
     """The token counts an overlap that starts at a unit start may have for this
     (settled) overlap: 0.5x to 1.5x of it (fewest, most), at least 1; and, where
-    no unit start lies within most, up to OVERLAP_STRETCH times it (longest).
+    no unit start lies within most, up to OVERLAP_STRETCH times it (longest), or
+    for a strategy of whole units up to half the budget (rather than none).
     Never more than half the budget."""
     (low, low_denominator), (high, high_denominator) = _TOLERANCE  # exact, for any size
     fewest = -(-overlap * low // low_denominator)
     most = max(overlap, min(overlap * high // high_denominator, max_tokens // 2))
-    return max(1, fewest), most, max(most, min(overlap * OVERLAP_STRETCH, max_tokens // 2))
+    longest = max_tokens // 2 if whole_units else min(overlap * OVERLAP_STRETCH, max_tokens // 2)
+    return max(1, fewest), most, max(most, longest)
 
 
 def settle(

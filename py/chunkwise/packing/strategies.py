@@ -55,7 +55,9 @@ class Strategy:
     # levels' units, strongest group first (see settings.overlap_range for how far
     # from the requested overlap); None: between tokens (the fixed windows).
     overlap_starts: tuple[tuple[int, ...], ...] | None = ((PARAGRAPH, LINE, SENTENCE),)
-    # True: with no unit start in range, no overlap rather than part of a unit.
+    # True: an overlap is whole units or none: where no unit start lies within half the
+    # budget of the chunk's end, no overlap rather than one that starts mid-sentence
+    # (unless overlap_unit="word"). False: a word start then.
     whole_units: bool = False
 
     @property
@@ -78,6 +80,7 @@ SPECS = {
             " nearest two-thirds of the budget.",
             STRUCTURE,
             LADDER,
+            whole_units=True,
         ),
         Strategy(
             "topics",
@@ -87,6 +90,7 @@ SPECS = {
             " about 2-3 times smart's time.",
             TOPICS,
             LADDER,
+            whole_units=True,
         ),
         Strategy(
             "paragraphs",
@@ -95,6 +99,7 @@ SPECS = {
             FARTHEST,
             (HEADING, PARAGRAPH),
             overlap_starts=((PARAGRAPH,), (LINE, SENTENCE)),
+            whole_units=True,
         ),
         Strategy(
             "markdown",
@@ -103,6 +108,7 @@ SPECS = {
             " long sections are split further.",
             SECTIONS,
             (HEADING,),
+            whole_units=True,
         ),
         Strategy("lines", "Lines", "Whole lines packed together: logs, CSV, lists.", FARTHEST, (HEADING, PARAGRAPH, ROW, LINE),
                  overlap_starts=((PARAGRAPH, LINE), (SENTENCE,))),  # long lines of prose: a sentence before a word

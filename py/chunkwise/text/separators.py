@@ -125,15 +125,58 @@ def _is_word(ch: str) -> bool:
     return ch == "_" or is_alnum(ch)
 
 
+# Hard-wrapped text (licences, RFCs, man pages, e-mail, text from PDFs) breaks its
+# sentences at a width: such a line break is a soft wrap, no better a cut than a space.
+_WRAP_WIDTH = 40  # an indented continuation counts after a line this long (it ran into the width)
+_WRAP_SHARE = 0.8  # ...and at least this share of the next line's length
+_INDENT_READ = 24  # how far past the next line's indentation is looked for its first character
+_HYPHENS = "-\u2010\u00ad"  # a word broken at the line end: "informa-" "tion"
+
+
 def is_soft_wrap(text: str, i: int) -> bool:
-    """A line break inside a hard-wrapped sentence ("...other domains, we\nwish to")
-    is no better a cut than a space: a word or comma before it, a lowercase word
-    right at the start of the next line."""
-    return (
-        0 < i < len(text) - 1
-        and (is_alnum(text[i - 1]) or text[i - 1] == ",")
-        and is_lower(text[i + 1])
-    )
+    """Is the line break at i a soft wrap inside a hard-wrapped sentence ("...other
+    domains, we\nwish to")? The line before ends inside a sentence (a letter, a digit, a
+    comma, or a hyphen after a letter) and the next line continues it:
+    - with a lowercase letter, right at its start, or past an indentation after a line
+      that ran into the width (licences indent their continuation lines; an indented
+      line after a short one is a list's, a log's or code's);
+    - with a capital, a digit or a bracket ("Corresponding\n    Source"), after a line
+      that ran into the width and was itself continued in lowercase from the line before
+      (inside a hard-wrapped paragraph, where logs and lists never are)."""
+    return _soft_wrap(text, i, True)
+
+
+def _soft_wrap(text: str, i: int, capitals: bool) -> bool:
+    n = len(text)
+    if not 0 < i < n - 1:
+        return False
+    end = i - 1 if text[i - 1] == "\r" else i  # (a CRLF line's break is its "\r\n")
+    if end == 0:
+        return False
+    last = text[end - 1]
+    if not (last == "," or is_alnum(last) or (last in _HYPHENS and end > 1 and is_letter(text[end - 2]))):
+        return False
+    if is_lower(text[i + 1]):
+        return True
+    j = i + 1
+    stop = min(n, j + _INDENT_READ)
+    while j < stop and text[j] in " \t":
+        j += 1
+    if j >= stop:
+        return False
+    first = text[j]
+    lower = is_lower(first)
+    if not (lower and j > i + 1) and not (capitals and (is_alnum(first) or first in "(\"'“")):
+        return False
+    line_start = text.rfind("\n", max(0, end - 8 * _WRAP_WIDTH), end) + 1
+    k = line_start
+    while k < end and text[k] in " \t":
+        k += 1
+    next_end = text.find("\n", j, j + 8 * _WRAP_WIDTH)
+    next_length = (n if next_end == -1 else next_end) - j
+    if end - k < max(_WRAP_WIDTH, _WRAP_SHARE * next_length):
+        return False
+    return lower or (line_start > 0 and _soft_wrap(text, line_start - 1, False))
 
 
 # The levels found by a pattern: (pattern, cut at the match's end?, check).

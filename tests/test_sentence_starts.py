@@ -1,0 +1,90 @@
+"""Hard-wrapped text read as prose (a soft wrap is no line break), the one judge of
+"starts mid-sentence", and overlaps that never start mid-sentence."""
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+import chunkwise
+from chunkwise.io import stats
+from chunkwise.text.separators import is_soft_wrap
+from conftest import CORPUS
+
+APACHE = pathlib.Path("/usr/share/common-licenses/Apache-2.0")  # Debian's base-files
+PROSE = {
+    "gpl-3.txt": (CORPUS / "gpl-3.txt").read_text(encoding="utf-8"),
+    "node-net.md": (CORPUS / "node-net.md").read_text(encoding="utf-8"),
+    "russian.txt": (CORPUS / "russian.txt").read_text(encoding="utf-8"),
+    "Apache-2.0": APACHE.read_text(encoding="utf-8"),
+}
+
+
+@pytest.mark.parametrize("text, soft", [
+    ("the preferred form for making modifications,\nincluding but", True),
+    # a licence's continuation line is indented, after a line that ran into the width
+    ("      \"Source\" form shall mean the preferred form for making modifications,\n      including but", True),
+    ("see the informa-\ntion for the file", True),
+    ("see the informa\u2010\ntion for the file", True),
+    ("long line of text that was hard wrapped by some editor at its width,\r\nand more", True),
+    ("A sentence ends here.\nand then", False),
+    ("- first item\n- second item", False),
+    ("short line,\n    indented code", False),  # an indented line after a short one: a list's, a log's, code's
+    ("Heading\nThe next line", False),
+    ("2026-11-29 INFO one\n2026-11-29 INFO two", False),
+])
+def test_soft_wraps(text, soft):
+    assert is_soft_wrap(text, text.index("\n")) is soft
+
+
+def test_the_judge_flags_a_chunk_that_starts_after_a_soft_wrap():
+    text = "First sentence here.\nSecond one starts a line.\n" + "words that wrap at the\nwidth go on"
+    doc = chunkwise.Document(text)
+    assert doc.starts_sentence(0) and doc.starts_sentence(text.index("Second"))
+    assert not doc.starts_sentence(text.index("width"))  # after a soft wrap: mid-sentence
+    assert not doc.starts_sentence(text.index("wrap at"))
+    code = chunkwise.Document("def f():\n    x = g(a,\n          b)\n", language="python")
+    assert code.starts_sentence(code.text.index("    x"))  # code: any line start
+
+
+@pytest.mark.parametrize("name", sorted(PROSE))
+@pytest.mark.parametrize("strategy", ["smart", "markdown", "paragraphs", "sentences", "topics"])
+def test_overlap_never_starts_mid_sentence(name, strategy):
+    text = PROSE[name]
+    settings = dict(max_tokens=256, overlap=32) if name == "russian.txt" else {}
+    result = chunkwise.chunk_document(text, strategy=strategy, **settings)
+    numbers = stats.compute(result)
+    assert numbers["overlapped_chunks"] > 0
+    assert numbers["mid_sentence_overlaps"] == 0, [result.chunks[i].text[:40] for i in result.mid_sentence]
+    assert numbers["mid_sentence_starts"] == len(result.mid_sentence)
+
+
+def test_an_overlap_the_user_asks_to_start_at_a_word_may():
+    text = PROSE["russian.txt"]
+    unit = chunkwise.chunk_document(text, max_tokens=256, overlap=32)
+    word = chunkwise.chunk_document(text, max_tokens=256, overlap=32, overlap_unit="word")
+    assert sum(c.overlap_tokens > 0 for c in word.chunks) >= sum(c.overlap_tokens > 0 for c in unit.chunks)
+    assert stats.compute(unit)["mid_sentence_overlaps"] == 0
+
+
+def test_without_a_sentence_start_in_half_the_budget_no_overlap_and_a_warning():
+    sentence = "one long sentence " * 60 + "ends. "
+    result = chunkwise.chunk_document(sentence * 4, max_tokens=128, overlap=16)
+    assert [c.overlap_tokens for c in result.chunks] == [0] * len(result.chunks)  # not half a sentence
+    assert result.warnings == ["overlap 16: no chunk repeats text from the one before it: no sentence, line or"
+                               " paragraph start lay within half the budget of a chunk's end, and an overlap never"
+                               " starts mid-sentence (overlap_unit 'word' starts one at a word)."]
+    words = chunkwise.chunk_document(sentence * 4, max_tokens=128, overlap=16, overlap_unit="word")
+    assert all(c.overlap_tokens for c in words.chunks[1:])  # as asked: at a word
+
+
+def test_a_capital_continues_a_hard_wrapped_paragraph_but_not_a_log():
+    licence = ("    d) Convey the object code by offering access from a designated\n"
+               "    place (gratis or for a charge), and offer equivalent access to the\n"
+               "    Corresponding Source in the same way through the same place at no\n")
+    second = licence.index("\n", licence.index("\n") + 1)
+    assert is_soft_wrap(licence, licence.index("\n")) and is_soft_wrap(licence, second)
+    log = "".join(f"2026-11-29T10:00:0{i}Z INFO worker-{i} request id={i} took {i} ms and more\n" for i in range(4))
+    assert not any(is_soft_wrap(log, i) for i, ch in enumerate(log) if ch == "\n")
+    listing = "Some introduction to the list of things that follows below it\n    Alpha item\n    Beta item\n"
+    assert not is_soft_wrap(listing, listing.index("\n"))
