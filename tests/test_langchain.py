@@ -184,3 +184,31 @@ def test_described_for_the_page_and_the_cli():
     assert "RecursiveCharacterTextSplitter" in described[STRATEGY]["help"]
     assert STRATEGY in chunkwise.STRATEGIES
 
+
+def test_compare_reports_mid_sentence_starts_chunks_over_the_budget_and_cuts_that_differ():
+    """The page's Compare (bridge compare()) beside the finished run: per side, the chunks
+    that start mid-sentence and those over the budget; the cuts only one side makes."""
+    import json
+
+    from chunkwise import bridge
+    from chunkwise.io import stats
+
+    text = (CORPUS / "russian.txt").read_text(encoding="utf-8")
+    a = {"max_tokens": 64, "overlap": 32, "strategy": "smart", "encoding": "cl100k_base"}
+    b = {**a, "strategy": STRATEGY}
+    session = bridge.Session()
+    session.set_text(text)
+    session.start(json.dumps(a))
+    while not json.loads(session.step(1.0))["done"]:
+        pass
+    got = json.loads(session.compare(json.dumps(b)))["comparison"]
+    doc = chunkwise.Document(text)
+    ra, rb = doc.chunk(**a), doc.chunk(**b)
+    assert got == stats.comparison(doc, ra, rb)
+    assert got["b"]["over_budget"] == sum(c.token_count > 64 for c in rb.chunks) > 0 == got["a"]["over_budget"]
+    assert stats.compute(rb)["over_budget"] == got["b"]["over_budget"]
+    ends_a, ends_b = {c.end for c in ra.chunks}, {c.end for c in rb.chunks}
+    assert got["cuts"] == {"both": len(ends_a & ends_b), "a": len(ends_a - ends_b), "b": len(ends_b - ends_a)}
+    # fixed token windows start mid-sentence; sentences (of a budget they fit) never do
+    assert stats.mid_sentence_starts(doc, doc.chunk(max_tokens=64, overlap=0, strategy="tokens").chunks) > 0
+    assert stats.mid_sentence_starts(doc, doc.chunk(max_tokens=256, overlap=32, strategy="sentences").chunks) == 0
