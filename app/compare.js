@@ -1,6 +1,8 @@
 // The compare view: the same document chunked with a second set of settings
-// (B) next to the settings in force (A): their stats side by side, and the
-// document with every cut marked as in both, only in A or only in B.
+// (B) next to the settings in force (A): their stats side by side (with the
+// engine's comparison: chunks that start mid-sentence, chunks over the budget,
+// the cuts only one side makes), and the document with every cut marked as in
+// both, only in A or only in B, with the number and size of the chunk each ends.
 
 import { el, fmtInt } from "./dom.js";
 import { count, meanCount, percent } from "./words.js";
@@ -14,6 +16,11 @@ const ROWS = [
   ["mean_fill", "Mean budget fill", percent],
   ["overlap_share", "Overlap share", percent],
 ];
+// The engine's comparison (bridge compare(): stats.comparison), per side.
+const COMPARISON_ROWS = [
+  ["mid_sentence", "Chunks starting mid-sentence", (c) => c.mid_sentence],
+  ["over_budget", "Chunks over the budget", (c) => c.over_budget],
+];
 const SIDE_TEXT = { both: "cut in A and B", a: "cut only in A", b: "cut only in B" };
 
 // Cut positions (chunk ends) of A and B -> [[offset, "both" | "a" | "b"], ...] in order.
@@ -24,22 +31,38 @@ export function diffCuts(a, b) {
   return all.map((x) => [x, ea.has(x) && eb.has(x) ? "both" : ea.has(x) ? "a" : "b"]);
 }
 
+const row = (key, label, a, b, fa = String, fb = fa) => el("tr", { "data-testid": `cmp-row-${key}` },
+  el("th", { scope: "row" }, label),
+  el("td", { "data-side": "a", "data-value": a }, fa(a)),
+  el("td", { "data-side": "b", "data-value": b }, fb(b)));
+
+// The chunk of each side that ends at a cut (the last, if several do): "A 3 · 412".
+const endsAt = (chunks) => new Map(chunks.map((c) => [c.end, c]));
+const cutLabel = (name, c) => `${name} ${fmtInt(c.index + 1)} · ${fmtInt(c.token_count)}`;
+const cutTitle = (name, c, encoding) => `${name}: chunk ${fmtInt(c.index + 1)} ends here (${count(c.token_count, encoding)})`;
+
 export function renderComparison({ rows, table, headA, headB, view, summary }, text, A, B) {
   headA.textContent = `A: ${A.label}`;
   headB.textContent = `B: ${B.label}`;
-  rows.replaceChildren(...ROWS.map(([key, label, fmt]) => el("tr", { "data-testid": `cmp-row-${key}` },
-    el("th", { scope: "row" }, label),
-    el("td", { "data-side": "a", "data-value": A.stats[key] }, fmt(A.stats[key], A.encoding)),
-    el("td", { "data-side": "b", "data-value": B.stats[key] }, fmt(B.stats[key], B.encoding)))));
+  const c = B.comparison;
+  rows.replaceChildren(
+    ...ROWS.map(([key, label, fmt]) => row(key, label, A.stats[key], B.stats[key], (v) => fmt(v, A.encoding), (v) => fmt(v, B.encoding))),
+    ...(c ? COMPARISON_ROWS.map(([key, label, get]) => row(key, label, get(c.a), get(c.b), fmtInt)) : []),
+    ...(c ? [row("cuts_only", "Cuts only on this side", c.cuts.a, c.cuts.b, fmtInt)] : []));
   table.hidden = false;
   const cuts = diffCuts(A.chunks, B.chunks);
+  const ends = { a: endsAt(A.chunks), b: endsAt(B.chunks) };
   const n = { both: 0, a: 0, b: 0 };
   const frag = document.createDocumentFragment();
   let pos = 0;
   for (const [x, side] of cuts) {
     n[side]++;
     if (x > pos) frag.append(text.slice(pos, x));
-    frag.append(el("span", { class: "cmp-cut", "data-testid": "cmp-cut", "data-side": side, "data-at": x, title: SIDE_TEXT[side] }));
+    const here = [["A", ends.a.get(x), A.encoding], ["B", ends.b.get(x), B.encoding]].filter(([, chunk]) => chunk);
+    // (the label is drawn from data-label: the view's text stays the document's)
+    frag.append(el("span", { class: "cmp-cut", "data-testid": "cmp-cut", "data-side": side, "data-at": x,
+      "data-label": here.map(([name, chunk, enc]) => cutLabel(name, chunk)).join(" | "),
+      title: `${SIDE_TEXT[side]}: ${here.map(([name, chunk, enc]) => cutTitle(name, chunk, enc)).join("; ")}` }));
     pos = Math.max(pos, x);
   }
   if (pos < text.length) frag.append(text.slice(pos));

@@ -193,10 +193,11 @@ export class Engine {
   }
 
   // The current document chunked with other settings (the compare view),
-  // leaving the current run alone. -> {records, stats, warnings}
+  // leaving the current run alone. -> {records, stats, warnings, comparison}: comparison
+  // beside the finished run (mid-sentence starts, chunks over the budget, cuts that differ).
   async compare(settings) {
-    const { records, stats, warnings } = await this.request({ type: REQUEST.compare, settings });
-    return { records, stats, warnings };
+    const { records, stats, warnings, comparison } = await this.request({ type: REQUEST.compare, settings });
+    return { records, stats, warnings, comparison };
   }
 
   // Several files (python -m chunkwise FILE1 FILE2 ...), kept apart from the

@@ -8,9 +8,14 @@ from hypothesis import strategies as st
 import chunkwise
 from chunkwise import ChunkwiseWarning
 from chunkwise.types import LINE, PARAGRAPH, SENTENCE
+from chunkwise.packing.strategies import OWN_STRATEGIES, REFERENCES
 from conftest import CORPUS, assert_invariants
 
-STRATEGIES = chunkwise.STRATEGIES
+# The contract is chunkwise's: the reference strategy (LangChain's splitter, kept as it
+# is) may go over the budget and drops Python's whitespace, not the tokenizer's, between
+# chunks; test_the_reference_keeps_its_own_properties checks what it does keep, and
+# tests/test_langchain.py that it is LangChain's.
+STRATEGIES = OWN_STRATEGIES
 ENCODINGS = ("cl100k_base", "o200k_base")
 
 # Text that looks like documents: words in several scripts, punctuation,
@@ -53,6 +58,36 @@ def test_invariants_on_generated_documents(backend, strategy, encoding, text, ma
     result = chunkwise.chunk_document(text, **settings)
     assert [c.to_dict() for c in result.chunks] == [c.to_dict() for c in chunks], "not deterministic"
     assert_invariants(text, chunks, result.settings.max_tokens, encoding, result.settings.overlap)
+
+
+@pytest.mark.parametrize("strategy", REFERENCES)
+@pytest.mark.parametrize("encoding", ENCODINGS + ("chars",))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=documents, max_tokens=st.integers(1, 120), overlap=st.integers(0, 150))
+def test_the_reference_keeps_its_own_properties(backend, strategy, encoding, text, max_tokens, overlap):
+    """LangChain's splitter, not chunkwise's contract: exact slices and counts, in order,
+    every character but Python's whitespace in some chunk, the last one "end"; over the
+    budget only where it is (tests/test_langchain.py: its chunks are LangChain's)."""
+    from chunkwise.packing.langchain import PYTHON_WHITESPACE
+    from chunkwise.tokenizer.registry import get_tokenizer
+
+    result = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+    again = chunkwise.chunk_document(text, max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
+    assert [c.to_dict() for c in again.chunks] == [c.to_dict() for c in result.chunks], "not deterministic"
+    count = get_tokenizer(encoding).count
+    covered = 0
+    for i, c in enumerate(result.chunks):
+        assert c.index == i and c.text == text[c.start : c.end] and c.text
+        assert c.token_count == count(c.text)
+        assert not text[covered : c.start].strip(PYTHON_WHITESPACE), f"chunk {i} skips text"
+        if i:
+            before = result.chunks[i - 1]
+            assert c.start >= before.start and c.end >= before.end
+            repeated = min(before.end, c.end) - c.start
+            assert c.overlap_tokens == (count(text[c.start : c.start + repeated]) if repeated > 0 else 0)
+        covered = max(covered, c.end)
+    assert not text[covered:].strip(PYTHON_WHITESPACE)
+    assert [c.boundary == "end" for c in result.chunks] == [False] * (len(result.chunks) - 1) + [True] * bool(result.chunks)
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)

@@ -38,7 +38,8 @@ export function wireCompare(app) {
       renderComparison({ rows: cmp.rows, table: cmp.table, headA: cmp.headA, headB: cmp.headB, view: cmp.view,
         summary: (t) => { cmp.status.textContent = t; } }, store.text,
       { chunks: store.chunks, stats: state.lastStats, encoding: state.settings.encoding, label: labelA },
-      { chunks: B.records, stats: B.stats, encoding: state.compareB.encoding, label: settingsLabel(state.compareB) });
+      { chunks: B.records, stats: B.stats, encoding: state.compareB.encoding, label: settingsLabel(state.compareB),
+        comparison: B.comparison });
     } catch (err) {
       cmp.status.textContent = `B could not run: ${err.message}`;
     }

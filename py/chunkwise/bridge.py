@@ -239,14 +239,17 @@ class Session:
     # -- a second set of settings on the same document (the page's compare view) --
     def compare(self, settings_json: str) -> str:
         """Chunk the current document with other settings, apart from its run.
-        -> JSON {records, stats, warnings}"""
+        -> JSON {records, stats, warnings, comparison}: comparison (stats.comparison: mid-sentence
+        starts, chunks over the budget, the cuts that differ) beside the finished run (A), else null."""
         if self.document is None:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)
         result = chunk_document(self.document, **_settings(s))
         result.chunks = self._pages(result.chunks)
+        a = self.finished
         return _json({"records": [self.record(c) for c in result.chunks], "stats": stats.compute(result),
-                      "warnings": list(result.warnings)})
+                      "warnings": list(result.warnings),
+                      "comparison": stats.comparison(self.document, a, result) if a is not None else None})
 
     # -- several files at once (as `python -m chunkwise FILE1 FILE2 ...`) --------
     def set_files(self, names_json: str, contents) -> str:

@@ -17,7 +17,7 @@ from .packing.document import Document
 from .packing.packer import chunk_document
 from .packing.settings import settle
 from .packing.context import check_context
-from .packing.settings import check_parent_tokens
+from .packing.settings import check_parent_tokens, check_reference
 from .types import (
     DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, Chunk, ChunkwiseWarning,
     Result, Settings,
@@ -41,6 +41,7 @@ class Chunker:
     ):
         budget, used_overlap, adjustments = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
         parents = check_parent_tokens(parent_tokens, budget)
+        check_reference(strategy, context, parents)
         self.settings = Settings(budget, used_overlap, strategy, encoding, overlap_unit, check_context(context), parents)
         self.adjustments = adjustments
         self._arguments = dict(

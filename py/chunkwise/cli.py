@@ -43,7 +43,8 @@ def epilog() -> str:
         body = textwrap.wrap(s["help"], 56)
         lines.append(f"  {name:<20}{body[0]}")
         lines += [" " * 22 + line for line in body[1:]]
-    lines.append("In every strategy a piece that is still too big is split by `smart`.")
+    lines.append("In every strategy a piece that is still too big is split by `smart`")
+    lines.append("(but langchain-recursive, LangChain's splitter as it is: its own recursion).")
     lines.append("A file whose extension names a language (.py, .ts, .go, .rs, .yaml...) is read")
     lines.append("as code: smart then cuts like `code`, chunks start at a line start (indentation")
     lines.append("kept), '#' comments are never headings, and headings is the definition path.")

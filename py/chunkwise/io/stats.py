@@ -1,7 +1,8 @@
 """Numbers about a run: sizes, fill, overlap and why each chunk ended."""
 from __future__ import annotations
 
-from ..types import BOUNDARIES, Result
+from ..text.separators import is_soft_wrap
+from ..types import BOUNDARIES, LINE, SENTENCE, Result
 
 HISTOGRAM_BINS = 10
 
@@ -50,6 +51,9 @@ def compute(result: Result, model: str | None = None) -> dict:
         "overlap_share": round(overlap_tokens / output_tokens, 4) if output_tokens else 0,
         "mean_fill": round(output_tokens / (len(counts) * max_tokens), 4) if counts else 0,
         "budget": max_tokens,
+        # chunks over the budget: a character that alone is (a Hugging Face tokenizer), or
+        # the reference strategy's (LangChain's splitter sums its pieces' counts)
+        "over_budget": sum(n > max_tokens for n in counts),
         "encoding": result.settings.encoding,
         "histogram": histogram(counts, max_tokens),
         "boundaries": reasons,
@@ -77,3 +81,30 @@ def _model_fields(model: str) -> dict:
     from ..presets import describe_model
 
     return describe_model(model)
+
+
+def mid_sentence_starts(document, chunks) -> int:
+    """How many chunks start in the middle of a sentence: neither where chunkwise's
+    sentence finder starts a sentence or a line, nor at a line's start (its indentation:
+    code keeps it) after a line break that is no soft wrap (hard-wrapped prose: a
+    lowercase word after a word or comma goes on with the sentence). bench/retrieval.py
+    counts any line start as a start; here a wrapped line is what a reader sees it as."""
+    text, seps = document.text, document.separators
+    mid = 0
+    for c in chunks:
+        line_start = text.rfind("\n", 0, c.start) + 1
+        at_line_start = not text[line_start : c.start].strip(" \t") and (
+            line_start == 0 or not is_soft_wrap(text, line_start - 1))
+        mid += not (at_line_start or seps.is_unit_start(c.start, (LINE, SENTENCE)))
+    return mid
+
+
+def comparison(document, a: Result, b: Result) -> dict:
+    """The same text chunked twice (the page's Compare): per side, the chunks that start
+    mid-sentence and those over their budget (each in its own tokenizer); and the cuts
+    (chunk ends) in both, only in A and only in B."""
+    ends_a, ends_b = {c.end for c in a.chunks}, {c.end for c in b.chunks}
+    side = lambda r: {"chunks": len(r.chunks), "mid_sentence": mid_sentence_starts(document, r.chunks),
+                      "over_budget": sum(c.token_count > r.settings.max_tokens for c in r.chunks)}
+    return {"a": side(a), "b": side(b),
+            "cuts": {"both": len(ends_a & ends_b), "a": len(ends_a - ends_b), "b": len(ends_b - ends_a)}}

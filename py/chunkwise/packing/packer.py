@@ -28,14 +28,18 @@ from ..types import (
     Chunk, Result, Settings,
 )
 from ..text.separators import Separators, next_space, skip_space, trim_end
-from .strategies import AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, END, LEAST_FILL, MIN_FILL, SPECS
+from . import langchain
+from .strategies import AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, END, LEAST_FILL, MIN_FILL, REFERENCE, SPECS
 from ..unicode.whitespace import is_space
 from .context import NO_PREFIX, Context, Prefix, check_context
 from .cuts import Candidate, Ending, Overlap, Window
 from .document import Document
 from .policies import POLICIES
-from .settings import check_parent_tokens, overlap_range, settle
+from .settings import check_parent_tokens, check_reference, overlap_range, settle
 from ..tokenizer.registry import get_tokenizer
+
+_NOT_YET = object()  # (a reference strategy's next chunk, not looked for yet)
+
 
 class ChunkJob:
     """Chunks one document incrementally: step() returns the next chunks within a
@@ -51,6 +55,7 @@ class ChunkJob:
         budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
         context = check_context(context)
         parent_tokens = check_parent_tokens(parent_tokens, budget)
+        check_reference(strategy, context, parent_tokens)
         if isinstance(source, Document):
             if language is not None and resolve(language) != (source.language or "text"):
                 raise ValueError("a Document has its language already; make a new Document for another")
@@ -64,9 +69,15 @@ class ChunkJob:
         self._overlap_given = given_overlap is not None and overlap > 0
         self.warnings = warnings + doc.warnings
         self.strategy = SPECS["code" if strategy == "smart" and doc.is_code else strategy]
-        self.policy = POLICIES[self.strategy.kind](self.strategy)
         self._overlap_range = overlap_range(overlap, budget, self.strategy.whole_units and overlap_unit == "unit")
         self._no_unit_start = 0  # chunks left without an overlap: no unit start within reach
+        # a reference strategy is its own algorithm (langchain.py), chunks made lazily, in order
+        self._reference = self._pending = None
+        if self.strategy.kind == REFERENCE:  # (on the whole text, trailing whitespace too, as LangChain is given it)
+            self._reference = langchain.split(doc.text, doc.index(encoding), budget, overlap, lambda a: self.outline.path_at(a))
+            self._pending = _NOT_YET
+        else:
+            self.policy = POLICIES[self.strategy.kind](self.strategy)
         # Tokens a chunk must reach for a cut of each level to be taken (structure first).
         self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
         self._least_fill = math.ceil(LEAST_FILL * budget)  # (smart and topics)
@@ -110,6 +121,8 @@ class ChunkJob:
 
     @property
     def done(self) -> bool:
+        if self._reference is not None:
+            return self._peek() is None
         return self.pos >= self.stop and (self._parent is None or self._parent + 1 >= len(self.parents))
 
     @property
@@ -122,7 +135,7 @@ class ChunkJob:
         started = time.perf_counter()
         while not self.done:
             made.append(self._next_chunk())
-            if self.done:
+            if self.done and self._reference is None:  # (the reference keeps its library's ways)
                 self._explain_no_overlap()
                 self._explain_context()
             if max_chunks is not None and len(made) >= max_chunks:
@@ -175,6 +188,8 @@ class ChunkJob:
 
     # -- one chunk -----------------------------------------------------------
     def _next_chunk(self) -> Chunk:
+        if self._reference is not None:
+            return self._next_reference()
         if self.pos >= self.stop:  # this parent is tiled: the next one
             self._tile(self._parent + 1)
         a = self.pos
@@ -214,6 +229,19 @@ class ChunkJob:
         )
         self.chunks.append(chunk)
         self._advance(a, ending, last)
+        return chunk
+
+    def _peek(self) -> Chunk | None:
+        """The reference strategy's next chunk (None after the last), made when first asked for."""
+        if self._pending is _NOT_YET:
+            self._pending = next(self._reference, None)
+        return self._pending
+
+    def _next_reference(self) -> Chunk:
+        chunk = self._peek()
+        self._pending = _NOT_YET
+        self.chunks.append(chunk)
+        self.pos = min(chunk.end, self.stop)  # (the progress)
         return chunk
 
     def _advance(self, a: int, ending: Ending, last: bool) -> None:

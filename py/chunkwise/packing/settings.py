@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 
 from ..types import DEFAULT_OVERLAP_UNIT, OVERLAP_UNITS
-from .strategies import STRATEGIES
+from .strategies import REFERENCES, STRATEGIES
 from ..tokenizer.registry import check_encoding
 
 # Any single code point is at most 4 UTF-8 bytes, each a token of its own at worst.
@@ -103,3 +103,10 @@ def check_parent_tokens(parent_tokens, max_tokens: int) -> int | None:
     if parent_tokens <= max_tokens:
         raise ValueError(f"parent_tokens must be larger than max_tokens ({max_tokens}), not {parent_tokens}")
     return min(parent_tokens, MAX_SETTING)
+
+
+def check_reference(strategy: str, context: str, parent_tokens) -> None:
+    """A reference strategy (another library's splitter) has no context or parents: it
+    makes that library's chunks, nothing else."""
+    if strategy in REFERENCES and (context != "none" or parent_tokens is not None):
+        raise ValueError(f"strategy {strategy!r} is LangChain's splitter as it is: it takes no context or parent_tokens")

@@ -42,6 +42,12 @@ WINDOWS = "windows"  # fixed token windows: a cut between tokens only
 TOPICS = "topics"  # where the topic shifts most for the cut's strength (packing/topics.py); else STRUCTURE
 CODE = "code"  # STRUCTURE on the code ladder, the shallowest cut of a level first, and
 #                never inside a string or comment while a cut outside one fits
+# Another library's splitter, reproduced exactly as a reference to compare with: a
+# whole-document algorithm of its own (packing/langchain.py), not a policy of the
+# packer. It keeps that library's behaviour, not chunkwise's contract (README): a
+# chunk may go over the budget or start mid-sentence; settings the library lacks
+# (overlap_unit, context, parents) do not apply.
+REFERENCE = "reference"
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,7 @@ class Strategy:
     name: str
     label: str  # as the page names it
     help: str  # one sentence: the CLI's --help, the page and the README read it
-    kind: str  # STRUCTURE, TOPICS, FARTHEST, SECTIONS, WINDOWS or CODE
+    kind: str  # STRUCTURE, TOPICS, FARTHEST, SECTIONS, WINDOWS, CODE or REFERENCE
     levels: tuple[int, ...]  # where the strategy may cut; strongest first
     # Where an overlap may start with overlap_unit="unit": the starts of these
     # levels' units, strongest group first (see settings.overlap_range for how far
@@ -126,7 +132,22 @@ SPECS = {
             CODE_LADDER,
             overlap_starts=((DEFINITION, NESTED), (PARAGRAPH, STATEMENT), (LINE,)),
         ),
+        Strategy(
+            "langchain-recursive",
+            "LangChain recursive (reference)",
+            "LangChain's RecursiveCharacterTextSplitter, exactly (from_tiktoken_encoder with chunk_size=max_tokens,"
+            " chunk_overlap=overlap): splits at blank lines, then line breaks, spaces and characters, and merges"
+            " the pieces greedily; to compare with, not chunkwise's contract: a chunk may go over the budget"
+            " (its pieces' counts are summed) or start mid-sentence.",
+            REFERENCE,
+            (),
+            overlap_starts=None,
+        ),
     )
 }
 
 STRATEGIES = tuple(SPECS)  # the names, in the order the CLI, the page and the README list them
+# The reference strategies (another library's splitter, kept as it is): every other
+# strategy keeps the README's guarantees; these keep their library's behaviour.
+REFERENCES = tuple(name for name, s in SPECS.items() if s.kind == REFERENCE)
+OWN_STRATEGIES = tuple(name for name in STRATEGIES if name not in REFERENCES)  # (the contract tests run these)
