@@ -12,7 +12,7 @@ export const ui = {
   bootError: $("boot-error"), bootErrorMessage: $("boot-error-message"), staticHint: $("static-hint"),
   textarea: $("source-text"), largeNote: $("large-note"), largeSize: $("large-size"), editLarge: $("edit-large"),
   fileInput: $("file-input"), openFile: $("open-file"), clear: $("clear-text"),
-  dropzone: $("dropzone"), sourceInfo: $("source-info"), inputNotice: $("input-notice"),
+  dropzone: $("dropzone"), dropOverlay: $("drop-overlay"), sourceInfo: $("source-info"), inputNotice: $("input-notice"),
   strategy: $("strategy"), strategyHelp: $("strategy-help"), encodingHelp: $("encoding-help"), language: $("language"), languageNote: $("language-note"), sizePreset: $("size-preset"), maxTokens: $("max-tokens"),
   overlap: $("overlap"), overlapAuto: $("overlap-auto"), overlapHelp: $("overlap-help"),
   overlapUnit: $("overlap-unit"), overlapUnitHelp: $("overlap-unit-help"), context: $("context"), contextHelp: $("context-help"),
