@@ -17,7 +17,7 @@ export const ui = {
   overlap: $("overlap"), overlapAuto: $("overlap-auto"), overlapHelp: $("overlap-help"),
   overlapUnit: $("overlap-unit"), overlapUnitHelp: $("overlap-unit-help"), context: $("context"), contextHelp: $("context-help"),
   parents: $("parents"), parentsError: $("parents-error"), parentsHelp: $("parents-help"), encoding: $("encoding"), tokenizerFile: $("tokenizer-file"),
-  runStatus: $("run-status"), runText: $("run-status-text"), runProgress: $("run-progress"),
+  runStatus: $("run-status"), runText: $("run-status-text"), runProgress: $("run-progress"), cancelRun: $("cancel-run"),
   warnings: $("warnings"), runError: $("run-error"),
   tabDocument: $("tab-document"), tabCards: $("tab-cards"), documentPane: $("document-pane"), cardsPane: $("cards-pane"),
   maxTokensError: $("max-tokens-error"), overlapError: $("overlap-error"), announce: $("run-announce"),

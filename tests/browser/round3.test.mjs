@@ -1,4 +1,4 @@
-// What a new user hit on the page, round 3 (issue 27, defects 4, 6, 9, 10):
+// What a new user hit on the page, round 3 (issue 27, defects 4, 6, 9, 10, 12):
 // each test failed on the page before its fix.
 
 import { before, describe, test } from "node:test";
@@ -104,5 +104,44 @@ describe("page round 3: defects a new user hit", () => {
     assert.match(text, /^--- Chunk 1\/\d+ ---\n/);
     const file = tmpFile("pasted.txt", doc);
     assert.ok(got.bytes.equals(cli(file, settings, "text")), "= python -m chunkwise --format text (its default)");
+  });
+
+  test("defect 12: a long run can be cancelled; the previous result stays, and the page says so", async () => {
+    const settings = { strategy: "smart", max_tokens: 256, overlap: 32, encoding: "cl100k_base" };
+    await setSettings(page, { size: 256 });
+    const before = await readStats(page);
+    const rand = rng(12);
+    const parts = [];
+    for (let n = 0; n < 8_000_000; n += parts.at(-1).length + 2) parts.push(paragraph(rand, 6));
+    const big = parts.join("\n\n");
+    await page.evaluate((t) => navigator.clipboard.writeText(t), big);
+    await page.focus("[data-testid=source-text]");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.press("Control+V");
+    const cancel = page.locator("[data-testid=cancel-run]");
+    await cancel.waitFor({ state: "visible" });
+    await cancel.click();
+    await page.waitForFunction(() => document.querySelector("[data-testid=run-status]").dataset.state === "cancelled");
+    assert.equal(await cancel.isVisible(), false, "Cancel shows only while a run is going");
+    assert.match(await status(page), /^Cancelled\. The chunks shown are those of the text before/);
+    await assertMatchesEngine(page, doc, settings); // the previous result, as it was
+    assert.deepEqual((await readStats(page)).histogram, before.histogram);
+    // The engine still works: the big text, chunked to the end.
+    await page.fill("[data-testid=max-tokens]", "256");
+    await waitDone(page, 300_000);
+    // A settings change on the same text, cancelled: the settings and downloads go back too.
+    const bigStats = await readStats(page);
+    await page.fill("[data-testid=max-tokens]", "40");
+    await cancel.waitFor({ state: "visible" });
+    await cancel.click();
+    await page.waitForFunction(() => document.querySelector("[data-testid=run-status]").dataset.state === "cancelled");
+    assert.match(await status(page), /^Cancelled\. The previous result is shown: size 256, overlap 32\./);
+    assert.equal(await page.inputValue("[data-testid=max-tokens]"), "256", "the settings of the result shown");
+    assert.match(page.url(), /size=256/);
+    assert.equal((await readStats(page)).chunk_count, bigStats.chunk_count);
+    const got = await download(page, "download-jsonl");
+    assert.ok(got.bytes.equals(cli(tmpFile("pasted.txt", big), settings, "jsonl")), "the download is the result shown");
+    await page.click("[data-testid=clear-text]");
+    await paste(page, doc);
   });
 });
