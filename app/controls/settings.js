@@ -32,7 +32,7 @@ export function wireSettings(app) {
     const auto = catalog.defaultOverlap(state.settings.max_tokens);
     const rule = catalog.overlapRule() ? `${catalog.overlapRule()}${auto == null ? "" : `: ${auto} for ${state.settings.max_tokens}`}` : "";
     ui.overlapHelp.textContent = state.settings.overlapAuto
-      ? `Automatic: ${rule || "set by the engine"}. Leave it empty for automatic, or type a number to set your own.`
+      ? `Automatic: ${rule || "set by the engine"}. Type a number to set your own; empty is automatic.`
       : `Set by you. "Auto" (or an empty field) goes back to ${rule || "the engine's default"}.`;
     ui.overlapUnit.value = state.settings.overlapUnit;
     ui.overlapUnitHelp.textContent = catalog.overlapUnitHelp(state.settings.overlapUnit);

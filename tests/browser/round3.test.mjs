@@ -36,7 +36,7 @@ describe("page round 3: defects a new user hit", () => {
     await waitDone(page);
     await page.locator("[data-testid=overlap]").blur();
     assert.equal(await page.locator("[data-testid=overlap-error]").isVisible(), false, "no error: empty is Auto");
-    assert.match(await page.textContent("#overlap-help"), /^Automatic: .*32 for 256\. Leave it empty for automatic, or type a number/);
+    assert.match(await page.textContent("#overlap-help"), /^Automatic: .*32 for 256\. Type a number to set your own; empty is automatic\.$/);
     assert.doesNotMatch(page.url(), /overlap=/, "the address says automatic");
     await assertMatchesEngine(page, doc, { strategy: "smart", max_tokens: 256, overlap: 32, encoding: "cl100k_base" });
     await page.click("[data-testid=copy-cli]");

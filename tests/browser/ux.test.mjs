@@ -141,7 +141,7 @@ describe("page round 2: defects a new user hit", () => {
     await page.click("[data-testid=overlap-auto]");
     await waitDone(page);
     assert.equal(await page.textContent("#overlap-help"),
-      "Automatic: an eighth of the chunk size, rounded down: 32 for 256. Leave it empty for automatic, or type a number to set your own.");
+      "Automatic: an eighth of the chunk size, rounded down: 32 for 256. Type a number to set your own; empty is automatic.");
   });
 
   test("while a number is not valid, the status line says the chunks shown are the settings in force", async () => {
