@@ -53,3 +53,9 @@ export function defaultOverlap(maxTokens) {
 export const overlapRule = () => described?.defaults.overlap_rule ?? "";
 // Why a chunk ends where it does, as a reader would say it ("sentence end").
 export const reasonText = (boundary) => boundaries[boundary]?.help ?? boundary;
+// ... as the end of a sentence: "ends at a paragraph break", "ends before a heading".
+export function endsText(boundary) {
+  const help = reasonText(boundary);
+  if (/^(before|between|at) /.test(help)) return `ends ${help}`;
+  return boundary === "end" ? "ends at the end of the document" : `ends at a ${help}`;
+}

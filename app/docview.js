@@ -33,6 +33,7 @@ export class DocumentView {
     this.generation = 0;
     this.active = -1; // chunk shown in the inspector (hover wins over keyboard)
     this.keyboard = -1; // chunk chosen with the arrow keys
+    this.onKeyMove = null; // (i): the arrow keys chose chunk i (-1: none)
     root.addEventListener("mouseover", (e) => this.onPointer(e));
     root.addEventListener("mouseleave", () => this.activate(this.keyboard));
     root.addEventListener("click", (e) => this.onClick(e));
@@ -267,10 +268,11 @@ export class DocumentView {
     if (e.key in moves) i = Math.max(0, Math.min(last, (this.keyboard < 0 ? -1 : this.keyboard) + moves[e.key]));
     else if (e.key === "Home") i = 0;
     else if (e.key === "End") i = last;
-    else if (e.key === "Escape") { this.select(-1); return; }
+    else if (e.key === "Escape") { this.select(-1); this.onKeyMove?.(-1); return; }
     else return;
     e.preventDefault();
     this.select(i, true);
+    this.onKeyMove?.(i); // the inspector is no live region: the page says where the keys went
   }
 
   select(i, scroll = true) {

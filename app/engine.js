@@ -171,6 +171,13 @@ export class Engine {
     this.run = null;
   }
 
+  // The user cancelled the current run: the worker stops it at its next slice (30 ms).
+  cancel() {
+    if (!this.run || this.run.finished) return;
+    this.worker.postMessage({ type: REQUEST.cancel, id: this.nextId++ });
+    this.supersede();
+  }
+
   // Decode a file's bytes in Python, exactly as the CLI does (`encoding`: a codec
   // the user picked, as the CLI's --input-encoding; null detects); the worker
   // keeps the result as its document. -> {text, info, size}

@@ -1,5 +1,5 @@
 // Where the text comes from: the textarea (paste / typing), the file picker,
-// or a file dropped on the input area. Files are read as raw bytes and decoded
+// or a file dropped anywhere on the page. Files are read as raw bytes and decoded
 // in the worker, exactly as the CLI decodes them.
 
 // Pastes bigger than this bypass the browser's editing machinery, which takes
@@ -10,7 +10,7 @@ const LARGE_PASTE = 100_000;
 // replacedAll): a large paste (or any paste on the large-document note).
 // onText's second argument says whether the edit replaced all of the old text
 // (select all + paste or type): then it is a new document, not an edited file.
-export function wireInput({ textarea, largeNote, fileInput, openButton, clearButton, dropzone, onText, onPaste, onFiles, onClear }) {
+export function wireInput({ textarea, largeNote, fileInput, openButton, clearButton, dropOverlay, onText, onPaste, onFiles, onClear }) {
   let replacesAll = false;
   const coversAll = () => textarea.selectionStart === 0 && textarea.selectionEnd === textarea.value.length;
   textarea.addEventListener("beforeinput", () => { replacesAll = textarea.value.length > 0 && coversAll(); });
@@ -35,35 +35,33 @@ export function wireInput({ textarea, largeNote, fileInput, openButton, clearBut
     fileInput.value = ""; // choosing the same file again still fires change
   });
 
-  // Drag and drop: only react to drags that carry files.
+  // Drag and drop anywhere on the page (the overlay shows where it lands): only
+  // drags that carry files. Nothing here is in the keyboard's or a screen reader's way.
   const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes("Files");
-  let depth = 0;
-  dropzone.addEventListener("dragenter", (e) => {
+  let depth = 0; // dragenter/dragleave pairs of the elements under the pointer
+  const show = (on) => { if (!on) depth = 0; dropOverlay.hidden = !on; };
+  addEventListener("dragenter", (e) => {
     if (!hasFiles(e)) return;
     e.preventDefault();
     depth++;
-    dropzone.classList.add("dragging");
+    show(true);
   });
-  dropzone.addEventListener("dragover", (e) => {
+  addEventListener("dragover", (e) => {
     if (!hasFiles(e)) return;
-    e.preventDefault();
+    e.preventDefault(); // (and the browser never navigates to a dropped file)
     e.dataTransfer.dropEffect = "copy";
   });
-  dropzone.addEventListener("dragleave", () => {
+  addEventListener("dragleave", () => {
     depth = Math.max(0, depth - 1);
-    if (!depth) dropzone.classList.remove("dragging");
+    if (!depth) show(false);
   });
-  dropzone.addEventListener("drop", (e) => {
+  addEventListener("drop", (e) => {
     if (!hasFiles(e)) return;
     e.preventDefault();
-    depth = 0;
-    dropzone.classList.remove("dragging");
+    show(false);
     const files = [...e.dataTransfer.files];
     if (files.length) onFiles(files);
   });
-  // A file dropped anywhere else must not navigate away from the page.
-  window.addEventListener("dragover", (e) => { if (hasFiles(e)) e.preventDefault(); });
-  window.addEventListener("drop", (e) => { if (hasFiles(e)) e.preventDefault(); });
 }
 
 // Lone surrogates (possible in pasted text) -> U+FFFD, and how many there were.

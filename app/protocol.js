@@ -15,6 +15,8 @@ export const REQUEST = {
   filesExport: "files-export", // {fmt, headers}: the download bytes of all files
   compare: "compare", //        {settings}: the document with other settings, apart from its run
   tokenizer: "tokenizer", //    {name, bytes}: a tokenizer.json the user opened (it stays in the tab)
+  cancel: "cancel", //          {}: the running chunk request stops at its next slice (the last finished
+  //                            result stays the one exported)
 };
 
 // Worker -> page.

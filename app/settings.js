@@ -42,7 +42,9 @@ export function normalize(raw) {
     overlapUnit: known(s.overlapUnit, d?.overlap_units, d?.defaults.overlap_unit),
     context: known(s.context, d?.contexts, d?.defaults.context),
     parents: clampInt(s.parents, 0, limit, 0), // 0: no parents
-    headers: s.headers === true,
+    // Chunk headers in the Text file (the engine's default; named anew so that the old
+    // default, false, kept in many a browser's storage, is not taken for a choice).
+    textHeaders: typeof s.textHeaders === "boolean" ? s.textHeaders : d ? d.defaults.text_headers : null,
     view: ["cards", "compare"].includes(s.view) ? s.view : "document",
   };
   // Auto: what the engine will use (null until the engine has described its rule).

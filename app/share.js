@@ -81,7 +81,7 @@ function apiLanguage(language, readAs, several) {
 // `names`: several files, as one command (its records name their `source`).
 // `language`: the page's choice ("auto", "text" or a language); `readAs`: what the run read the text as
 // (the engine's {name, detected}).
-export function commandLine(s, { name, names, inputEncoding, format = "jsonl", headers = false, language, readAs } = {}) {
+export function commandLine(s, { name, names, inputEncoding, format = "jsonl", headers = true, language, readAs } = {}) {
   const files = names ? names.map(shq) : [shq(fileOf(name))];
   const args = ["python", "-m", "chunkwise", ...files, "--max-tokens", String(s.max_tokens)];
   if (!s.overlapAuto) args.push("--overlap", String(s.overlap));
@@ -93,7 +93,7 @@ export function commandLine(s, { name, names, inputEncoding, format = "jsonl", h
   if (lang) args.push("--language", lang);
   if (inputEncoding) args.push("--input-encoding", shq(inputEncoding));
   if (format !== "jsonl") args.push("--format", format);
-  if (headers) args.push("--headers");
+  if (format === "text" && !headers) args.push("--no-headers"); // (headed is the CLI's default)
   const base = names ? "chunks" : fileOf(name).replace(/\.[^./]*$/, "");
   const out = `${base}.chunks.${format === "text" ? "txt" : format}`.replace(/^chunks\.chunks\./, "chunks.");
   return `${args.join(" ")} > ${shq(out)}`;

@@ -215,7 +215,7 @@ function exportFiles({ id, fmt, headers }) {
 
 async function runChunks({ id, settings }) {
   if (id !== latest) return post({ type: REPLY.cancelled, id });
-  finishedRun = 0;
+  // (finishedRun stays until this run is done: after a Cancel its result is still the one shown)
   await ensureTokenizer(settings.encoding);
   if (id !== latest) return post({ type: REPLY.cancelled, id });
   const started = JSON.parse(call("start", JSON.stringify(settings)));
@@ -257,6 +257,7 @@ const HANDLERS = {
   [REQUEST.text]: setText, [REQUEST.open]: openFile, [REQUEST.chunk]: runChunks, [REQUEST.export]: runExport,
   [REQUEST.files]: setFiles, [REQUEST.filesRun]: runFiles, [REQUEST.filesExport]: exportFiles,
   [REQUEST.compare]: runCompare, [REQUEST.tokenizer]: loadTokenizer,
+  [REQUEST.cancel]: () => {}, // being newer than the run is what stops it
 };
 // Requests that leave the current document's run alone.
 const ASIDE = new Set([REQUEST.export, REQUEST.files, REQUEST.filesRun, REQUEST.filesExport, REQUEST.compare, REQUEST.tokenizer]);

@@ -124,6 +124,17 @@ def test_export_before_a_run_finishes_says_so():
         bridge.Session().start("{}")
 
 
+def test_a_run_left_unfinished_keeps_the_last_result_for_downloads():
+    # The page's Cancel stops a run between slices; the result it shows is still exported.
+    session = bridge.Session()
+    session.set_text("Some text. " * 500)
+    run(session, max_tokens=16)
+    before = session.export("jsonl", False)
+    session.start(json.dumps(dict(max_tokens=8)))
+    session.step(0.0)
+    assert session.export("jsonl", False) == before
+
+
 def test_a_new_text_replaces_the_document_and_forgets_the_result():
     session = bridge.Session()
     session.set_text("First text.")

@@ -63,11 +63,25 @@ def test_stdin_and_every_format(tmp_path):
         out = run("--max-tokens", 8, "--overlap", 0, "--format", fmt, stdin=text.encode())
         assert out.returncode == 0 and out.stdout.decode("utf-8") == expected
     json.loads(export.to_json(chunks))
-    headed = run("--max-tokens", 8, "--overlap", 0, "--format", "text", "--headers", "-o", tmp_path / "o.txt", stdin=text.encode())
-    assert headed.returncode == 0 and headed.stdout == b""
-    body = (tmp_path / "o.txt").read_text(encoding="utf-8")
-    assert body.startswith(f"--- Chunk 1/{len(chunks)} ---\n# Title")
-    assert body == export.to_text(chunks, headers=True)
+    # Text: each chunk headed by default (a blank line alone reads as a paragraph break);
+    # --headers says the same, --no-headers gives the bare texts a blank line apart.
+    for flag in ([], ["--headers"]):
+        headed = run("--max-tokens", 8, "--overlap", 0, "--format", "text", *flag, "-o", tmp_path / "o.txt", stdin=text.encode())
+        assert headed.returncode == 0 and headed.stdout == b""
+        body = (tmp_path / "o.txt").read_text(encoding="utf-8")
+        assert body.startswith(f"--- Chunk 1/{len(chunks)} ---\n# Title")
+        assert body == export.to_text(chunks, headers=True) == export.to_text(chunks)
+    bare = run("--max-tokens", 8, "--overlap", 0, "--format", "text", "--no-headers", stdin=text.encode())
+    assert bare.stdout.decode("utf-8") == "\n\n".join(c.text for c in chunks) + "\n" == export.to_text(chunks, headers=False)
+
+
+def test_a_text_of_several_files_names_each_file(tmp_path):
+    a, b = tmp_path / "a.md", tmp_path / "b.txt"
+    a.write_text("# A\n\nAlpha.", encoding="utf-8")
+    b.write_text("Beta.", encoding="utf-8")
+    out = run(a, b, "--format", "text").stdout.decode("utf-8")
+    assert out == "--- Chunk 1/1 of a.md ---\n# A\n\nAlpha.\n\n--- Chunk 1/1 of b.txt ---\nBeta.\n"
+    assert run(a, b, "--format", "text", "--no-headers").stdout.decode("utf-8") == "# A\n\nAlpha.\n\nBeta.\n"
 
 
 def test_several_files_name_their_source(tmp_path):
@@ -130,7 +144,8 @@ def test_bom_is_dropped_and_crlf_kept(tmp_path):
         (["--strategy", "magic"], "invalid choice"),
         (["--encoding", "gpt2"], "invalid choice"),
         (["--overlap-unit", "clause"], "invalid choice"),
-        (["--headers"], "--headers only applies to --format text"),
+        (["--headers"], "--headers and --no-headers only apply to --format text"),
+        (["--no-headers"], "--headers and --no-headers only apply to --format text"),
         (["missing-file.txt"], "no such file"),
         (["--input-encoding", "klingon"], "--input-encoding: unknown encoding 'klingon'"),
         (["--input-encoding", "rot13"], "--input-encoding: 'rot13' is not a text encoding"),

@@ -114,7 +114,7 @@ def test_the_pages_bridge_exports_the_clis_bytes(report, fmt):
         step = json.loads(session.step(10.0))
     assert step["parents"] and all("text" not in p and p["kind"] == "parent" for p in step["parents"])
     out = run(report, "--max-tokens", 100, "--context", "headings", "--parents", 300, "--format", fmt)
-    assert session.export(fmt, False) == out.stdout
+    assert session.export(fmt, True) == out.stdout  # (text: headed, the CLI's default)
 
 
 def test_corpus_rows_carry_the_context(report, tmp_path):

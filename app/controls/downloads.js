@@ -18,7 +18,7 @@ export function wireDownloads(app) {
       const fmt = button.dataset.format;
       if (!state.run || !state.run.finished) return;
       try {
-        const headers = fmt === "text" && state.settings.headers;
+        const headers = fmt === "text" && state.settings.textHeaders === true;
         const bytes = state.files && state.files.stats ? await engine.exportFiles(fmt, headers) : await state.run.export(fmt, headers);
         const name = downloadName(state.files ? null : state.source.name, fmt);
         saveBytes(bytes, name, fmt);
@@ -35,7 +35,7 @@ export function wireDownloads(app) {
       const text = make(state.settings, state.files
         ? { names: state.files.files.map((f) => f.name), language: state.language }
         // pasted HTML is saved as pasted.html: the CLI reads a .txt as text, whatever it starts with
-        : { name: state.source.name || (state.run?.reading?.html ? "pasted.html" : null), inputEncoding: state.source.chosenEncoding, headers: false, language: state.language, readAs: state.run?.language });
+        : { name: state.source.name || (state.run?.reading?.html ? "pasted.html" : null), inputEncoding: state.source.chosenEncoding, language: state.language, readAs: state.run?.language });
       ui.copied.textContent = text;
       ui.copied.hidden = false;
       try {

@@ -32,6 +32,11 @@ export function wireNavigation(app) {
       docView.select(i, false); // the search brings the match itself into sight
     },
   });
+  // The arrow keys in the document view, told to a screen reader (nav-status is polite).
+  docView.onKeyMove = (i) => {
+    const c = store.chunks[i];
+    say(c ? `Chunk ${fmtInt(i + 1)} of ${fmtInt(store.chunks.length)}, ${count(c.token_count, docView.encoding)}, ${catalog.endsText(c.boundary)}` : "");
+  };
   const gotoInput = $("goto");
   function goToTyped() {
     const n = gotoInput.valueAsNumber;

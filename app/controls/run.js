@@ -2,6 +2,7 @@
 // status line, warnings, what the text was read as, the flags; errors in the page's words.
 
 import { $, el, fmtInt } from "../dom.js";
+import * as settingsStore from "../settings.js";
 import { engineSettings } from "../settings.js";
 import { clearStats, renderFlagCounts, renderStats } from "../stats.js";
 import { flagAll, flagHelp, flagLabel } from "../flags.js";
@@ -13,12 +14,16 @@ const DEBOUNCE_MS = 250;
 export function wireRun(app) {
   const { ui, state, engine, store, docView, cards, announcer, statsParts } = app;
   let debounceTimer = 0;
+  // The last finished run as shown (its text, chunks, stats, warnings, page settings):
+  // what a Cancel puts back.
+  let shown = null;
 
   // The visible status line (updated freely) and what is announced (see announce.js).
   function setRunState(phase, text, progress) {
     ui.runStatus.dataset.state = phase;
     ui.runText.textContent = text;
     ui.runProgress.hidden = progress == null;
+    ui.cancelRun.hidden = phase !== "running";
     if (progress != null) ui.runProgress.value = progress;
     if (phase === "running") announcer.progress(text);
     else if (phase === "pending") announcer.quiet();
@@ -60,7 +65,7 @@ export function wireRun(app) {
     app.stepper.reset();
     app.say("");
     if (!text) {
-      state.run = null;
+      state.run = shown = null;
       engine.supersede();
       showWarnings([]);
       clearStats(statsParts);
@@ -88,10 +93,12 @@ export function wireRun(app) {
         setRunState("running", `Chunking… ${Math.floor(progress * 100)}% · ${fmtInt(store.chunks.length)} chunks so far`, progress);
       },
     }));
+    Object.assign(run, { text, settings: state.settings });
     setRunState("running", "Chunking…", 0);
     run.done.then(async (stats) => {
       if (!stats || run !== state.run) return; // superseded
-      showWarnings([...new Set([...warnings, ...stats.warnings])]);
+      run.warnings = [...new Set([...warnings, ...stats.warnings])];
+      showWarnings(run.warnings);
       renderStats(stats, statsParts, encoding, app.stepOn);
       docView.setParents(run.parents);
       await store.finish();
@@ -114,6 +121,7 @@ export function wireRun(app) {
       }
       app.setDownloads(true);
       state.lastStats = stats;
+      shown = { run, text: store.text, chunks: store.chunks, stats };
       app.runCompare(); // B again, against the new A
       const secs = ((performance.now() - started) / 1000).toFixed(1);
       setRunState("done", stats.chunk_count
@@ -130,6 +138,42 @@ export function wireRun(app) {
       setRunState("error", "Chunking failed.");
     });
   }
+
+  // Cancel: the run stops in the worker, and the last finished result is shown again as
+  // it was. On the same text its settings come back too, and so do its downloads (the
+  // worker still holds that result); a new text stays in the box, not chunked.
+  ui.cancelRun.addEventListener("click", async () => {
+    const result = shown;
+    engine.cancel();
+    $("results").focus({ preventScroll: true }); // (the button goes)
+    if (!result || state.files) {
+      state.run = null;
+      docView.placeholder("Cancelled: nothing was chunked.");
+      return setRunState("cancelled", "Cancelled. Nothing was chunked: edit the text or change a setting to chunk it.");
+    }
+    const sameText = result.run.text === state.source.text;
+    if (sameText) {
+      state.settings = settingsStore.normalize({ ...result.run.settings, view: state.settings.view, textHeaders: state.settings.textHeaders });
+      settingsStore.save(state.settings);
+      app.showSettings();
+    }
+    state.run = result.run;
+    state.lastStats = result.stats;
+    docView.encoding = cards.encoding = result.run.settings.encoding;
+    store.reset(result.text);
+    store.add(result.chunks);
+    showWarnings(result.run.warnings);
+    renderStats(result.stats, statsParts, result.run.settings.encoding, app.stepOn);
+    docView.setParents(result.run.parents);
+    await store.finish();
+    if (state.run !== result.run) return; // a newer run meanwhile
+    showFlags(flagAll(store.chunks, store.text, result.stats.budget));
+    app.setDownloads(sameText);
+    const { max_tokens: size, overlap } = result.run.settings;
+    setRunState("cancelled", sameText
+      ? `Cancelled. The previous result is shown: size ${fmtInt(size)}, overlap ${fmtInt(overlap)}.`
+      : `Cancelled. The chunks shown are those of the text before (${fmtInt(result.text.length)} characters); this text is not chunked: edit it or change a setting to chunk it.`);
+  });
 
   // Which text the run chunks: the page's own, or the engine's reading of it (pasted HTML
   // extracted, an HTML file's markup), which the views then show; a PDF's pages.

@@ -24,21 +24,23 @@ export function wireSettings(app) {
     if (state.settings.max_tokens == null) ui.maxTokens.value = "";
     else if (Number(ui.maxTokens.value) !== state.settings.max_tokens) ui.maxTokens.value = state.settings.max_tokens;
     if (state.settings.max_tokens != null) ui.sizePreset.value = SIZE_PRESETS.includes(state.settings.max_tokens) ? String(state.settings.max_tokens) : "custom";
+    // (an Overlap just emptied, for Auto, stays empty while it is being typed in)
+    const emptied = state.settings.overlapAuto && ui.overlap.value === "" && document.activeElement === ui.overlap;
     if (state.settings.overlap == null) ui.overlap.value = ""; // the engine has not described its rule yet
-    else if (Number(ui.overlap.value) !== state.settings.overlap || ui.overlap.value === "") ui.overlap.value = state.settings.overlap;
+    else if (!emptied && (Number(ui.overlap.value) !== state.settings.overlap || ui.overlap.value === "")) ui.overlap.value = state.settings.overlap;
     ui.overlapAuto.disabled = state.settings.overlapAuto;
     const auto = catalog.defaultOverlap(state.settings.max_tokens);
     const rule = catalog.overlapRule() ? `${catalog.overlapRule()}${auto == null ? "" : `: ${auto} for ${state.settings.max_tokens}`}` : "";
     ui.overlapHelp.textContent = state.settings.overlapAuto
-      ? `Automatic: ${rule || "set by the engine"}. Type a number to set your own.`
-      : `Set by you. "Auto" goes back to ${rule || "the engine's default"}.`;
+      ? `Automatic: ${rule || "set by the engine"}. Type a number to set your own; empty is automatic.`
+      : `Set by you. "Auto" (or an empty field) goes back to ${rule || "the engine's default"}.`;
     ui.overlapUnit.value = state.settings.overlapUnit;
     ui.overlapUnitHelp.textContent = catalog.overlapUnitHelp(state.settings.overlapUnit);
     if (state.settings.context) ui.context.value = state.settings.context;
     ui.contextHelp.textContent = catalog.contextHelp(state.settings.context);
     if (Number(ui.parents.value) !== state.settings.parents || ui.parents.value === "") ui.parents.value = state.settings.parents;
     ui.parentsHelp.textContent = parentsHelp();
-    ui.headers.checked = state.settings.headers;
+    ui.headers.checked = state.settings.textHeaders === true;
     app.showView(state.settings.view);
   }
 
@@ -130,9 +132,11 @@ export function wireSettings(app) {
   });
   // A number that is not valid is kept in the field, with the reason next to it;
   // the settings in force stay until it is fixed (an empty field only says so once left).
+  // `empty`: what an empty field means, where it is no error (an empty Overlap is Auto).
   const NUMBER_FIELDS = [
     { input: ui.maxTokens, error: ui.maxTokensError, label: "Chunk size", min: 1, apply: (n) => ({ max_tokens: n, sizeChosen: true }) },
-    { input: ui.overlap, error: ui.overlapError, label: "Overlap", min: 0, apply: (n) => ({ overlap: n, overlapAuto: false }) },
+    { input: ui.overlap, error: ui.overlapError, label: "Overlap", min: 0, apply: (n) => ({ overlap: n, overlapAuto: false }),
+      empty: { patch: { overlapAuto: true }, shows: () => state.settings.overlap } },
     { input: ui.parents, error: ui.parentsError, label: "Parent size", min: 0, apply: (n) => ({ parents: n }),
       refuse: (n) => (n && n <= state.settings.max_tokens
         ? `Parent size must be larger than the chunk size (${fmtInt(state.settings.max_tokens)}), or 0 for none.` : null) },
@@ -140,7 +144,7 @@ export function wireSettings(app) {
   const invalidFields = new Set(); // of NUMBER_FIELDS, those holding a number that is not valid
   for (const field of NUMBER_FIELDS) {
     const check = (leaving) => {
-      const checked = checkNumber(field.input, field.label, field.min, leaving);
+      const checked = checkNumber(field.input, field.label, field.min, leaving && !field.empty);
       const error = checked.error || (checked.value != null && field.refuse?.(checked.value)) || null;
       const value = error ? null : checked.value;
       field.error.textContent = error || "";
@@ -150,11 +154,16 @@ export function wireSettings(app) {
       showInForce();
       return value;
     };
+    const isEmpty = () => field.input.value.trim() === "" && !field.input.validity.badInput;
     field.input.addEventListener("input", () => {
       const n = check(false);
       if (n != null) changeSettings(field.apply(n));
+      else if (field.empty && isEmpty() && Object.entries(field.empty.patch).some(([k, v]) => state.settings[k] !== v)) changeSettings(field.empty.patch);
     });
-    field.input.addEventListener("change", () => check(true));
+    field.input.addEventListener("change", () => {
+      check(true);
+      if (field.empty && isEmpty()) field.input.value = field.empty.shows() ?? ""; // left empty: the value it stands for
+    });
   }
   // While a number is not valid, the chunks shown are those of the settings in force:
   // the status line says so (and is put back when the number is fixed).
@@ -180,7 +189,7 @@ export function wireSettings(app) {
       : "0: no parents. A larger size makes parent chunks by the same strategy, which the chunks tile (small-to-big retrieval).";
   }
   ui.headers.addEventListener("change", () => {
-    state.settings = settingsStore.normalize({ ...state.settings, headers: ui.headers.checked });
+    state.settings = settingsStore.normalize({ ...state.settings, textHeaders: ui.headers.checked });
     settingsStore.save(state.settings);
   });
 

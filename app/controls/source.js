@@ -90,7 +90,7 @@ export function wireSource(app) {
 
   wireInput({
     textarea: ui.textarea, largeNote: ui.largeNote, fileInput: ui.fileInput, openButton: ui.openFile, clearButton: ui.clear,
-    dropzone: ui.dropzone,
+    dropOverlay: ui.dropOverlay,
     onText(value, replacedAll) {
       undo.dismiss();
       dropMany();

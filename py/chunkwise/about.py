@@ -11,7 +11,7 @@ from .types import (
     BOUNDARIES, CONTEXT_MODES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY,
     ENCODINGS, OVERLAP_UNITS,
 )
-from .io.export import FORMATS
+from .io.export import FORMATS, TEXT_HEADERS
 from .presets import PRESETS
 from .packing.strategies import SPECS, STRATEGIES
 
@@ -61,7 +61,7 @@ OVERLAP_UNIT_HELP = {
     "word": ("Word start", "The overlap starts at a word: as many whole words as fit the overlap."),
 }
 DEFAULTS = {"max_tokens": DEFAULT_MAX_TOKENS, "strategy": DEFAULT_STRATEGY, "encoding": DEFAULT_ENCODING, "format": "jsonl",
-            "overlap_unit": DEFAULT_OVERLAP_UNIT, "context": DEFAULT_CONTEXT}
+            "overlap_unit": DEFAULT_OVERLAP_UNIT, "context": DEFAULT_CONTEXT, "text_headers": TEXT_HEADERS}
 MAX_TOKENS_LIMIT = 1_000_000  # the page's input limit; the library takes any size
 # (the page adds the value for the size shown; the CLI's --help, for the default size)
 OVERLAP_RULE = "an eighth of the chunk size, rounded down"

@@ -167,7 +167,7 @@ class Session:
         if self.document is None:
             raise ValueError("there is no document to chunk")
         s = json.loads(settings_json)
-        self.finished = None
+        # (self.finished stays until this run finishes: a cancelled run leaves it for the downloads)
         given, filename = s.get("language") or "auto", s.get("filename")
         if self._markup is not None:
             self._read_html(markup=given == "html")

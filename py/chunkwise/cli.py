@@ -28,7 +28,7 @@ EXAMPLES = """\
 examples:
   python -m chunkwise notes.md > notes.chunks.jsonl
   python -m chunkwise --max-tokens 256 --overlap 32 --strategy markdown docs/*.md -o chunks.jsonl
-  cat app.log | python -m chunkwise --strategy lines --format text --headers
+  cat app.log | python -m chunkwise --strategy lines --format text
   python -m chunkwise src/parser.py --max-tokens 256        # read as Python
   pbpaste | python -m chunkwise --language auto             # detect pasted code
 """
@@ -129,7 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="count in a Hugging Face tokenizer.json (WordPiece, BPE, Unigram)")
     parser.add_argument("--format", choices=(*FORMATS, *(f for f in corpus.OUTPUT_FORMATS if f not in FORMATS)),
                         help=f"output format (default {DEFAULTS['format']}; parquet only in corpus mode)")
-    parser.add_argument("--headers", action="store_true", help="with --format text: head each chunk with '--- Chunk n/N ---'")
+    parser.add_argument("--headers", action=argparse.BooleanOptionalAction,
+                        help="with --format text: head each chunk with '--- Chunk n/N ---' ('... of FILE' with several"
+                        " files), the default; --no-headers: the bare texts, a blank line apart")
     parser.add_argument("--stats", action="store_true", help="print the stats of each input to standard error as JSON")
     parser.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
     parser.add_argument("--extract", action="store_true",
@@ -233,8 +235,8 @@ def _main(argv: list[str] | None) -> int:
         return corpus.main(args, parser)
     corpus.check(args, parser)
     args.format = args.format or DEFAULTS["format"]
-    if args.headers and args.format != "text":
-        parser.error("--headers only applies to --format text")
+    if args.headers is not None and args.format != "text":
+        parser.error("--headers and --no-headers only apply to --format text")
     if args.input_encoding is not None:
         try:
             check_encoding(args.input_encoding)
@@ -304,7 +306,7 @@ def _main(argv: list[str] | None) -> int:
     if args.extract:
         body = outputs[0].encode("utf-8")
     else:
-        body = export.render_many(outputs, args.format, headers=args.headers).encode("utf-8")
+        body = export.render_many(outputs, args.format, headers=export.TEXT_HEADERS if args.headers is None else args.headers).encode("utf-8")
     if args.output:
         try:
             with open(args.output, "wb") as f:

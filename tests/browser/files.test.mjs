@@ -101,7 +101,7 @@ describe("files and downloads", () => {
     await page.setChecked("[data-testid=text-headers]", false);
     const got = await download(page, "download-text");
     assert.equal(got.name, "dropped.chunks.txt");
-    assert.ok(got.bytes.equals(cli(tmpFile("dropped.txt", text), settings, "text")));
+    assert.ok(got.bytes.equals(cli(tmpFile("dropped.txt", text), settings, "text", false)));
   });
 
   test("the file's UTF-8 BOM is handled like the CLI", async () => {

@@ -194,11 +194,12 @@ export function engineReference(text, settings) {
 }
 
 // The CLI's output bytes for a file (overlap_unit: only when given, so the CLI's default is tested).
-export function cli(file, { max_tokens, overlap, strategy, encoding, overlap_unit }, format, headers = false, extra = []) {
+// headers (text only): true --headers, false --no-headers, null the CLI's default.
+export function cli(file, { max_tokens, overlap, strategy, encoding, overlap_unit }, format, headers = null, extra = []) {
   const args = ["-m", "chunkwise", file, "--max-tokens", String(max_tokens), "--overlap", String(overlap),
     "--strategy", strategy, "--encoding", encoding, "--format", format, ...extra];
   if (overlap_unit) args.push("--overlap-unit", overlap_unit);
-  if (headers) args.push("--headers");
+  if (format === "text" && headers != null) args.push(headers ? "--headers" : "--no-headers");
   return execFileSync(PYTHON, args, { cwd: ROOT, maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
 }
 

@@ -52,6 +52,7 @@ describe("several files at once", () => {
       assert.equal(got.name, `chunks.${fmt === "text" ? "txt" : fmt}`);
       const want = cliMany([...args, "--format", fmt, ...(headers ? ["--headers"] : [])]);
       assert.ok(got.bytes.equals(want), `${fmt}: the page's bytes equal python -m chunkwise ${names.join(" ")}`);
+      if (fmt === "text") assert.ok(got.bytes.toString("utf8").includes(` of ${names[0]} ---\n`), "the text names each file");
     }
     const records = (await download(page, "download-jsonl")).bytes.toString("utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
     assert.deepEqual([...new Set(records.map((r) => r.source))], names, "records carry their source");

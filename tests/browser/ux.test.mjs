@@ -136,12 +136,12 @@ describe("page round 2: defects a new user hit", () => {
     // The overlap's help gives the automatic value for this size, not for 512.
     await setSettings(page, { size: 300, overlap: 40 });
     assert.equal(await page.textContent("#overlap-help"),
-      'Set by you. "Auto" goes back to an eighth of the chunk size, rounded down: 37 for 300.');
+      'Set by you. "Auto" (or an empty field) goes back to an eighth of the chunk size, rounded down: 37 for 300.');
     await setSettings(page, { size: 256 });
     await page.click("[data-testid=overlap-auto]");
     await waitDone(page);
     assert.equal(await page.textContent("#overlap-help"),
-      "Automatic: an eighth of the chunk size, rounded down: 32 for 256. Type a number to set your own.");
+      "Automatic: an eighth of the chunk size, rounded down: 32 for 256. Type a number to set your own; empty is automatic.");
   });
 
   test("while a number is not valid, the status line says the chunks shown are the settings in force", async () => {

@@ -68,8 +68,8 @@ def output_format(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     fmt = args.format or (input_kind(args.output) if args.output and input_kind(args.output) != "text" else "jsonl")
     if fmt not in OUTPUT_FORMATS:
         parser.error(f"corpus mode writes jsonl or parquet, not {fmt}")
-    if args.headers:
-        parser.error("--headers only applies to --format text")
+    if args.headers is not None:
+        parser.error("--headers and --no-headers only apply to --format text")
     if args.stats:
         parser.error("--stats applies to plain files; corpus mode ends with a summary on standard error")
     if fmt == "parquet" and not args.output:

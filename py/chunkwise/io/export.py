@@ -8,7 +8,9 @@
 - vectors: JSONL for vector stores, {"id", "text", "embed_text", "metadata"}: id is
   the record's id ("c3", "p1"; "c3" for chunk 3 without parents too), after
   "source:" with several inputs; embed_text is text without a context.
-- text: the chunk texts, a blank line apart (parents left out).
+- text: the chunk texts, a blank line apart (parents left out), each headed
+  `--- Chunk n/N ---` by default (`--- Chunk n/N of SOURCE ---` with several inputs): a
+  blank line alone reads as one more paragraph break. headers=False: the bare texts.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from ..types import Chunk, chunk_id
 
 FORMATS = ("jsonl", "json", "langchain", "vectors", "text")
+TEXT_HEADERS = True  # the text format heads each chunk unless told not to (--no-headers)
 
 
 def _records(chunks: Iterable[Chunk], source: str | None, parents: Sequence[Chunk] = ()) -> list[dict]:
@@ -71,16 +74,13 @@ def to_json(chunks: Iterable[Chunk], source: str | None = None, parents: Sequenc
     return _dumps(_records(chunks, source, parents), indent=2) + "\n"
 
 
-def to_text(chunks: Iterable[Chunk], headers: bool = False) -> str:
-    """Chunk texts separated by a blank line, optionally headed `--- Chunk n/N ---`."""
+def to_text(chunks: Iterable[Chunk], headers: bool = TEXT_HEADERS, source: str | None = None) -> str:
+    """Chunk texts separated by a blank line, each headed `--- Chunk n/N ---` (naming
+    the source when given), or bare without headers."""
     chunks = list(chunks)
     total = len(chunks)
-    parts = []
-    for chunk in chunks:
-        if headers:
-            parts.append(f"--- Chunk {chunk.index + 1}/{total} ---\n{chunk.text}")
-        else:
-            parts.append(chunk.text)
+    of = f" of {source}" if source is not None else ""
+    parts = [f"--- Chunk {c.index + 1}/{total}{of} ---\n{c.text}" if headers else c.text for c in chunks]
     return "\n\n".join(parts) + "\n" if parts else ""
 
 
@@ -90,19 +90,19 @@ def _check(fmt: str) -> None:
 
 
 def render(
-    chunks: Iterable[Chunk], fmt: str, *, headers: bool = False, source: str | None = None, parents: Sequence[Chunk] = ()
+    chunks: Iterable[Chunk], fmt: str, *, headers: bool = TEXT_HEADERS, source: str | None = None, parents: Sequence[Chunk] = ()
 ) -> str:
     """The one entry point the CLI and the page use: format name -> text."""
     return render_many([(chunks, source, parents)], fmt, headers=headers)
 
 
-def render_many(groups: list[tuple], fmt: str, *, headers: bool = False) -> str:
+def render_many(groups: list[tuple], fmt: str, *, headers: bool = TEXT_HEADERS) -> str:
     """Several inputs in one output, each (chunks, source) or (chunks, source, parents):
-    JSONL lines and text follow each other, JSON is one array; records name their
-    `source` when it is given."""
+    JSONL lines and text follow each other, JSON is one array; records (and text
+    headers) name their `source` when it is given."""
     _check(fmt)
     if fmt == "text":
-        return "\n".join(r for r in (to_text(group[0], headers=headers) for group in groups) if r)
+        return "\n".join(r for r in (to_text(group[0], headers, group[1]) for group in groups) if r)
     records = [r for group in groups for r in _records(*group)]
     if fmt == "json":
         return _dumps(records, indent=2) + "\n"
