@@ -69,12 +69,20 @@ def block_report(text: str, chunks) -> dict:
             if k < len(nls) and not text[c.end : nls[k]].strip() and structure.states[k] == CODE:
                 at_code_line_end += 1
                 continue
-            floor = max(c.start, prev_end)
+            # (a cut that would leave the chunk ending with the lone opening fence line is none)
+            floor = max(c.start, prev_end, fence.body - 1)
             for i in range(bisect_right(nls, floor), bisect_left(nls, c.end)):
                 if structure.states[i] == CODE and trim_end(text, c.start, nls[i]) > floor:
                     missed += 1
                     break
     return {"inside": inside, "at_code_line_end": at_code_line_end, "missed": missed}
+
+
+def test_a_blank_line_after_the_opening_fence_is_no_missed_cut():
+    """A cut there would end a chunk with the opening fence alone: the fence rule forbids it."""
+    text = "```python\n\nProse. More prose.\n"
+    result = chunkwise.chunk_document(text, max_tokens=8, overlap=0)
+    assert block_report(text, result.chunks)["missed"] == 0
 
 
 @pytest.mark.parametrize("info, body", [("python", PY), ("py", PY), ("js", JS), ("{.javascript}", JS), ("mjs", JS)])
