@@ -36,6 +36,10 @@ export function wireSettings(app) {
       : `Set by you. "Auto" (or an empty field) goes back to ${rule || "the engine's default"}.`;
     ui.overlapUnit.value = state.settings.overlapUnit;
     ui.overlapUnitHelp.textContent = catalog.overlapUnitHelp(state.settings.overlapUnit);
+    // a context or parents in force: their fold is open, so what is in force shows
+    if ((state.settings.context && state.settings.context !== catalog.get()?.defaults.context) || state.settings.parents) {
+      document.getElementById("embedding-options").open = true;
+    }
     if (state.settings.context) ui.context.value = state.settings.context;
     ui.contextHelp.textContent = catalog.contextHelp(state.settings.context);
     if (Number(ui.parents.value) !== state.settings.parents || ui.parents.value === "") ui.parents.value = state.settings.parents;

@@ -21,6 +21,8 @@ describe("context, parents and exports", () => {
     await page.setInputFiles("[data-testid=file-input]", file);
     await waitDone(page);
     await setSettings(page, { size: 100, overlap: 10 });
+    assert.equal(await page.isVisible("[data-testid=context]"), false, "folded away until wanted");
+    await page.click("[data-testid=embedding-options] > summary");
     await page.selectOption("[data-testid=context]", "headings");
     await waitDone(page);
     await page.fill("[data-testid=parents]", "400");
