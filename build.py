@@ -3,6 +3,7 @@
 
     python build.py                  vendor Pyodide + wheels into static/vendor/
     python build.py --dist DIR       ... and write a folder any static host can serve
+    python build.py --test-files     ... and take the tests' tokenizer files into .cache/build/tokenizers/
     python build.py --serve [--port N] [--host H]
                                      ... and serve the page on http://127.0.0.1:N/
 
@@ -39,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))  # build_page/, the build's parts
 
-from build_page.common import CACHE, IMMUTABLE_PATTERN, ROOT, VENDOR, addressed, content_hash, copy_if_changed, keep_only, log, sha256_file
+from build_page.common import CACHE, IMMUTABLE_PATTERN, ROOT, VENDOR, addressed, content_hash, copy_if_changed, keep_only, log, presets_module, sha256_file
 from build_page.dist import page_files, write_dist
 from build_page.server import serve
 from build_page.vendor import PYODIDE_FILES, engine_dependency_wheels, pinned_pyodide_version, tokenizer_file, vendor_pyodide, vendor_tokenizers
@@ -102,10 +103,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--host", default="127.0.0.1", help="address for --serve (default 127.0.0.1)")
     ap.add_argument("--no-build", action="store_true", help="skip the build (serve what is there)")
     ap.add_argument("--verbose", action="store_true", help="log every request while serving")
+    ap.add_argument("--test-files", action="store_true",
+                    help="also take the tests' tokenizer files (presets.TEST_FILES) into the cache, as ./dev test does")
     args = ap.parse_args(argv)
 
     if not args.no_build:
         build()
+    if args.test_files:  # (so that no test downloads anything)
+        for file_id in presets_module().TEST_FILES:
+            tokenizer_file(file_id)
     elif not (VENDOR / "manifest.json").exists():
         sys.exit("static/vendor/ is not built yet: run without --no-build")
     if args.dist:

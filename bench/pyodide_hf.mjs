@@ -40,13 +40,13 @@ os.environ["CHUNKWISE_BACKEND"] = "pure"
 from chunkwise.tokenizer.hf.files import register_file
 from chunkwise.packing.packer import chunk_document
 from chunkwise.tokenizer.registry import get_tokenizer
-for name in ("llama2", "llama3"):
+for name in ("llama2", "llama3", "deepseek_v3"):
     register_file(f"/tokenizers/{name}.json", name=name)
 docs = [open(f"/tests/corpus/{n}", encoding="utf-8").read() for n in sorted(os.listdir("/tests/corpus")) if n.endswith((".txt", ".md"))]
 text = ("\\n\\n".join(docs) * 4)[: ${quick ? 100_000 : 300_000}]
 mb = len(text.encode("utf-8")) / 1e6
 rows = {}
-for name in ("cl100k_base", "all-MiniLM-L6-v2", "multilingual-e5-small", "llama2", "llama3"):
+for name in ("cl100k_base", "all-MiniLM-L6-v2", "multilingual-e5-small", "llama2", "llama3", "deepseek_v3"):
     t0 = time.perf_counter(); tok = get_tokenizer(name, "pure"); load = time.perf_counter() - t0
     tok.encode(text)
     t0 = time.perf_counter(); tok.encode(text); enc = time.perf_counter() - t0

@@ -172,7 +172,8 @@ def document_once_section(runs: int) -> tuple[str, dict]:
 
 
 HF_FAMILIES = {"all-MiniLM-L6-v2": "WordPiece", "multilingual-e5-small": "Unigram",
-               "llama2": "BPE, byte fallback", "llama3": "byte-level BPE"}
+               "llama2": "BPE, byte fallback", "llama3": "byte-level BPE", "deepseek_v3": "byte-level BPE"}
+HF_TEST_FILES = ("llama2", "llama3", "deepseek_v3")  # (not presets: registered by path)
 
 
 def hf_section(runs: int, quick: bool) -> tuple[str, dict]:
@@ -182,7 +183,7 @@ def hf_section(runs: int, quick: bool) -> tuple[str, dict]:
     import build
     from chunkwise.tokenizer.hf.files import register_file
 
-    for name in ("llama2", "llama3"):
+    for name in HF_TEST_FILES:
         register_file(str(build.tokenizer_file(name)), name=name)
     for name in HF_FAMILIES:
         build.tokenizer_file(name)

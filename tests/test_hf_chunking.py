@@ -25,6 +25,7 @@ FAMILIES = {
     "multilingual-e5-small": "Unigram",
     "llama2": "BPE with byte fallback",
     "llama3": "byte-level BPE",
+    "deepseek_v3": "byte-level BPE",
 }
 
 
@@ -32,7 +33,7 @@ FAMILIES = {
 def files():
     for name in FAMILIES:
         path = tokenizer_path(name)
-        if name in ("llama2", "llama3"):
+        if name in ("llama2", "llama3", "deepseek_v3"):
             assert register_file(str(path), name=name) == name
 
 

@@ -337,6 +337,30 @@ def test_real_files_steps_are_still_cut():
         assert tokenizer_from_text(tok.to_str()).cuts_at_spaces, (normalizer, pre_tokenizer)
 
 
+DEEPSEEK_V3_PATTERN = (r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+"
+                       r"| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_empty_normalizer_is_none_and_its_normalized_added_tokens_are_cut_around(backend):
+    """DeepSeek V3's normalizer is a Sequence of none: its added tokens marked normalized
+    (<｜fim▁hole｜>) are matched in text no step changes, so the text is still cut at spaces."""
+    tok = _hand_bpe({"type": "Sequence", "normalizers": []}, {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": r"\p{N}{1,3}"}, "behavior": "Isolated", "invert": False},
+        {"type": "Split", "pattern": {"Regex": DEEPSEEK_V3_PATTERN}, "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]})
+    tok.add_tokens([AddedToken("<hole>", normalized=True), AddedToken("a t", normalized=True)])
+    pure = tokenizer_from_text(tok.to_str(), "deepseek-like", backend)
+    assert pure.cuts_at_spaces
+    text = "at a t.1 <hole> at<hole>t 12 a tb " * 6
+    library = _library(tok)
+    index = TokenIndex(text, pure)
+    assert index.total() == library(text)
+    for a in range(0, len(text), 5):
+        for b in range(a, len(text) + 1, 7):
+            assert index.count(a, b) == library(text[a:b]), text[a:b]
+
+
 # -- random added tokens: the index's counts of any slice are the library's ------------
 
 BASES = {"claude-like": claude_like(), "roberta-like": roberta_like(), "llama2-like": llama2_like(),

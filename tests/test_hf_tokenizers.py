@@ -29,6 +29,7 @@ SAMPLES = [
     "   leading and trailing spaces   \n\n\n\t\t\n  ",
     "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３ ½ ﬁ ① ㍿ \u3000 \u00a0 \u2028 \x85",
     "special tokens in text: [CLS] [SEP] <s> </s> <unk> <|begin_of_text|> [MASK]",
+    "matched after normalization: <｜fim▁begin｜>def f(<｜fim▁hole｜>)<｜fim▁end｜> <｜User｜>hi<｜Assistant｜>",
     "\x00\x01\x1c\x1f\x7f control \u200b zero width \ufffd replacement ▁ lower one eighth",
     "supercalifragilisticexpialidocious" * 5 + " " + "x" * 150 + " " + "日本語" * 60,
 ]
@@ -97,6 +98,7 @@ REGISTRY_FILES = {
     "multilingual-e5-small": "Unigram",
     "llama2": "BPE with byte fallback",
     "llama3": "byte-level BPE",
+    "deepseek_v3": "byte-level BPE",  # its added tokens are matched in the normalized text
 }
 
 
@@ -134,7 +136,7 @@ def test_registry_files_hypothesis(registry_pair, text):
 
 def test_special_tokens_added_counts_the_post_processor():
     counts = {name: load_file(tokenizer_path(name)).special_tokens_added for name in REGISTRY_FILES}
-    assert counts == {"all-MiniLM-L6-v2": 2, "multilingual-e5-small": 2, "llama2": 1, "llama3": 0}
+    assert counts == {"all-MiniLM-L6-v2": 2, "multilingual-e5-small": 2, "llama2": 1, "llama3": 0, "deepseek_v3": 0}
     fast = Tokenizer.from_file(str(tokenizer_path("all-MiniLM-L6-v2")))
     fast.no_truncation()
     fast.no_padding()

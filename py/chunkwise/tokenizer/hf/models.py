@@ -5,12 +5,14 @@ does; the differential tests compare the ids.
 """
 from __future__ import annotations
 
+import re
 from heapq import heapify, heappop, heappush
 
 from .normalizers import Unsupported
 
 _WORD_CACHE = 1 << 16
 _CACHED_WORD = 64  # longer words (a whole text, for a tokenizer without pre-tokenizer) are not kept
+_UNKNOWN = object()  # (BPE._splitter before _word_split has looked)
 
 
 class WordPiece:
@@ -81,6 +83,8 @@ class BPE:
                 raise Unsupported(f"BPE merge {a!r} {b!r} makes {merged!r}, which is not in the vocabulary")
             merges.setdefault((vocab[a], vocab[b]), (rank, vocab[merged]))
         self.merges = merges
+        self._merge_list = spec.get("merges", [])  # (read again only by _word_split, for a long word)
+        self._splitter = _UNKNOWN
         self._byte_ids = None
         if self.byte_fallback:
             self._byte_ids = [vocab.get(f"<0x{b:02X}>") for b in range(256)]
@@ -94,10 +98,39 @@ class BPE:
             direct = self.vocab.get(word)
             if direct is not None:
                 return [direct]
+        if len(word) > _CACHED_WORD:
+            splitter = self._splitter if self._splitter is not _UNKNOWN else self._word_split()
+            if splitter is not None:
+                pieces = splitter(word)
+                if len(pieces) > 1:
+                    tokenize = self.tokenize
+                    return [tid for piece in pieces for tid in tokenize(piece)]
         ids = self._merge(self._symbols(word))
         if len(self._cache) < _WORD_CACHE and len(word) <= _CACHED_WORD:
             self._cache[word] = ids
         return ids
+
+    def _word_split(self):
+        """How a long word (a whole text, for a file without pre-tokenizer: Llama 2's) may be
+        merged in pieces with the same ids: before a "\u2581" (or a space) that follows another
+        character, when no merge joins a token ending with another character to one starting
+        with it (then no merge ever crosses there, and each side merges alone in the same
+        order). None when no such character is in the vocabulary or a merge crosses."""
+        self._splitter = None
+        if self.prefix or self.suffix or self.ignore_merges:
+            return None  # (a symbol's string depends on its place in the word; a whole word may be a token)
+        for sep in ("\u2581", " "):
+            if sep not in self.vocab:
+                continue
+            for merge in self._merge_list:
+                a, b = merge.split(" ", 1) if isinstance(merge, str) else merge
+                if b[:1] == sep and a[-1:] != sep:
+                    break
+            else:
+                self._splitter = re.compile(f"{re.escape(sep)}*[^{re.escape(sep)}]+|{re.escape(sep)}+").findall
+                break
+        self._merge_list = None
+        return self._splitter
 
     def _symbols(self, word: str) -> list[int]:
         vocab = self.vocab
