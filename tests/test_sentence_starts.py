@@ -88,3 +88,14 @@ def test_a_capital_continues_a_hard_wrapped_paragraph_but_not_a_log():
     assert not any(is_soft_wrap(log, i) for i, ch in enumerate(log) if ch == "\n")
     listing = "Some introduction to the list of things that follows below it\n    Alpha item\n    Beta item\n"
     assert not is_soft_wrap(listing, listing.index("\n"))
+
+
+@pytest.mark.parametrize("name", sorted(PROSE) + ["argparse.py.txt", "cjk.txt"])
+@pytest.mark.parametrize("strategy", chunkwise.STRATEGIES)
+@pytest.mark.parametrize("size", [(512, 64), (128, 16), (256, 0)])
+def test_the_runs_mid_sentence_list_is_the_judges(name, strategy, size):
+    """The packer skips asking the judge where it knows a unit starts: the list must be the judge's."""
+    text = PROSE.get(name) or (CORPUS / name).read_text(encoding="utf-8")
+    doc = chunkwise.Document(text)
+    result = chunkwise.chunk_document(doc, max_tokens=size[0], overlap=size[1], strategy=strategy)
+    assert result.mid_sentence == [c.index for c in result.chunks[1:] if not doc.starts_sentence(c.start)]

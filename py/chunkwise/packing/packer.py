@@ -24,7 +24,7 @@ from ..code.cuts import CodeOutline
 from ..code.languages import resolve
 from ..text.markdown import Outline
 from ..types import (
-    BOUNDARIES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, HEADING, TOKEN,
+    BOUNDARIES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, HEADING, SENTENCE, TOKEN,
     Chunk, Result, Settings,
 )
 from ..text.separators import Separators, next_space, skip_space, trim_end
@@ -71,6 +71,9 @@ class ChunkJob:
         self.strategy = SPECS["code" if strategy == "smart" and doc.is_code else strategy]
         self._overlap_range = overlap_range(overlap, budget, self.strategy.whole_units and overlap_unit == "unit")
         self._no_unit_start = 0  # chunks left without an overlap: no unit start within reach
+        # chunk starts known to begin a sentence (a unit start: after a cut of a sentence's
+        # level or stronger, or where a unit overlap starts): the judge need not be asked
+        self._known_starts: set[int] = set()
         # a reference strategy is its own algorithm (langchain.py), chunks made lazily, in order
         self._reference = self._pending = None
         if self.strategy.kind == REFERENCE:  # (on the whole text, trailing whitespace too, as LangChain is given it)
@@ -179,8 +182,10 @@ class ChunkJob:
 
     def result(self) -> Result:
         self.step()
+        # (known only where this run cuts by the separators the judge reads: not code's on prose)
+        known = self._known_starts if self.document.is_code or self.strategy.kind != CODE else set()
         starts_sentence = self.document.starts_sentence
-        mid_sentence = [c.index for c in self.chunks[1:] if not starts_sentence(c.start)]
+        mid_sentence = [c.index for c in self.chunks[1:] if c.start not in known and not starts_sentence(c.start)]
         return Result(
             self.chunks, self.index.total(), self.settings, self.warnings, self.document.language, self.parents,
             mid_sentence,
@@ -256,6 +261,8 @@ class ChunkJob:
             overlap = self._overlap_start(a, ending.end)
             self._no_unit_start += overlap is None
         self.pos, self.overlap_tokens = overlap or (fresh, 0)
+        if overlap is None and ending.level <= SENTENCE:
+            self._known_starts.add(fresh)
 
     def _fit(self, a: int, floor: int) -> tuple[Ending | None, Prefix]:
         """The end of the chunk starting at a (past floor) and its context, which together
@@ -451,6 +458,8 @@ class ChunkJob:
         groups = self.strategy.overlap_starts
         if groups is not None and settings.overlap_unit == "unit":
             found = self._unit_overlap(a, end, end_tokens, groups)
+            if found is not None:
+                self._known_starts.add(found.start)
             if found is not None or self.strategy.whole_units:
                 return found
         first = end_tokens - settings.overlap

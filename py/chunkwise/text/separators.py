@@ -133,7 +133,7 @@ _INDENT_READ = 24  # how far past the next line's indentation is looked for its 
 _HYPHENS = "-\u2010\u00ad"  # a word broken at the line end: "informa-" "tion"
 
 
-def is_soft_wrap(text: str, i: int) -> bool:
+def is_soft_wrap(text: str, i: int, capitals: bool = True) -> bool:
     """Is the line break at i a soft wrap inside a hard-wrapped sentence ("...other
     domains, we\nwish to")? The line before ends inside a sentence (a letter, a digit, a
     comma, or a hyphen after a letter) and the next line continues it:
@@ -143,10 +143,6 @@ def is_soft_wrap(text: str, i: int) -> bool:
     - with a capital, a digit or a bracket ("Corresponding\n    Source"), after a line
       that ran into the width and was itself continued in lowercase from the line before
       (inside a hard-wrapped paragraph, where logs and lists never are)."""
-    return _soft_wrap(text, i, True)
-
-
-def _soft_wrap(text: str, i: int, capitals: bool) -> bool:
     n = len(text)
     if not 0 < i < n - 1:
         return False
@@ -176,7 +172,7 @@ def _soft_wrap(text: str, i: int, capitals: bool) -> bool:
     next_length = (n if next_end == -1 else next_end) - j
     if end - k < max(_WRAP_WIDTH, _WRAP_SHARE * next_length):
         return False
-    return lower or (line_start > 0 and _soft_wrap(text, line_start - 1, False))
+    return lower or (line_start > 0 and is_soft_wrap(text, line_start - 1, False))
 
 
 # The levels found by a pattern: (pattern, cut at the match's end?, check).
