@@ -6,7 +6,7 @@ For each file, read as its language (by extension), at 512/64: the boundary mix
 of smart (which uses the code ladder for code) beside smart on the same text read
 as prose (the old behaviour), the share of cuts between definitions against
 inside one, cuts inside strings or comments, and the chunking time against one
-tokenizer pass. tests/test_code_corpus.py checks the same numbers at 128/256/512.
+tokenizer pass. tests/source_code/test_code_corpus.py checks the same numbers at 128/256/512.
 """
 from __future__ import annotations
 

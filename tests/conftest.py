@@ -11,7 +11,9 @@ from chunkwise.unicode.whitespace import CHARS, is_blank, is_space
 
 _WHITESPACE = "".join(sorted(CHARS))
 
-CORPUS = pathlib.Path(__file__).parent / "corpus"
+TESTS = pathlib.Path(__file__).resolve().parent  # tests/, whose folders follow the package's
+ROOT = TESTS.parent
+CORPUS = TESTS / "corpus"
 
 
 def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overlap: int = 0, lone_over_budget=False) -> None:
@@ -61,3 +63,15 @@ def backend(request, monkeypatch):
     """Run a test once per tokenizer backend."""
     monkeypatch.setenv("CHUNKWISE_BACKEND", request.param)
     return request.param
+
+
+def incident(rows: int = 60) -> str:
+    """A report with a heading path and a long pipe table (tests of tables and context)."""
+    body = "\n".join(
+        f"| 02:{i:02d} | Batch {i} copied to the archive, checked by the on-call engineer. Then verified. | on-call |"
+        for i in range(rows)
+    )
+    return (
+        "# Incident\n\nSome intro paragraph.\n\n## Timeline\n\n| Time | Event | Who |\n|---|---|---|\n"
+        + body + "\n\nAfter the table.\n"
+    )

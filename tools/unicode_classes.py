@@ -8,7 +8,7 @@ Run once, when the pinned tiktoken moves to another Unicode version:
     node tools/unicode_classes.mjs      # runs this file inside the pinned Pyodide
 
 Pyodide's Python must have exactly that Unicode version (checked below); the
-test tests/test_unicode_classes.py then compares the pure backend with tiktoken
+test tests/unicode/test_unicode_classes.py then compares the pure backend with tiktoken
 on every code point.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import unicodedata
 
 # tiktoken 0.14 (fancy-regex over the regex crate) uses Unicode 16.0 tables:
-# found by probing tiktoken on every code point (tests/test_unicode_classes.py).
+# found by probing tiktoken on every code point (tests/unicode/test_unicode_classes.py).
 UNICODE_VERSION = "16.0.0"
 FOLD_LETTERS = "stmdlvre"  # letters that can begin a contraction ('s 't 'm 'd 'll 've 're)
 

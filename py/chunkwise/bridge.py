@@ -1,5 +1,5 @@
 """Glue between the page's worker (app/worker.js) and the package. It runs inside
-Pyodide; pytest runs it on CPython too (tests/test_bridge.py).
+Pyodide; pytest runs it on CPython too (tests/hosts/test_bridge.py).
 
 The worker keeps one Session: the current Document, prepared once, and the
 file's bytes when it came from a file. A settings change starts a new job on

@@ -2,7 +2,7 @@
 ("langchain-recursive"): the splitter people use today, run on the same text and
 tokenizer as chunkwise's own strategies so that the page's Compare can put the two
 side by side. Written here (the page runs in Pyodide, without langchain); tests
-prove it equal to langchain-text-splitters 1.1 (tests/test_langchain.py) as
+prove it equal to langchain-text-splitters 1.1 (tests/packing/test_langchain.py) as
 
     RecursiveCharacterTextSplitter.from_tiktoken_encoder(
         encoding_name=encoding, chunk_size=max_tokens, chunk_overlap=overlap,

@@ -35,7 +35,7 @@ def _flatten(spec, key):
 # That is exact when the normalizers map the two sides apart (the space becomes an
 # "image" at the start of the right side, and nothing reaches across it), and then a
 # pre-tokenizer starts a pre-token at the image, or the model never merges across it.
-# Each step is judged by what it does to that space; tests/test_hf_cuts.py checks the
+# Each step is judged by what it does to that space; tests/tokenizer/test_hf_cuts.py checks the
 # verdict against the library for every combination of steps the builders accept.
 
 

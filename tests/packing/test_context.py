@@ -4,20 +4,10 @@ import pytest
 
 import chunkwise
 from chunkwise.tokenizer.registry import get_tokenizer
+from conftest import incident
 from documents_files import make_docx
 
 STRATEGIES = ("smart", "topics", "paragraphs", "markdown", "lines", "sentences")
-
-
-def incident(rows: int = 60) -> str:
-    body = "\n".join(
-        f"| 02:{i:02d} | Batch {i} copied to the archive, checked by the on-call engineer. Then verified. | on-call |"
-        for i in range(rows)
-    )
-    return (
-        "# Incident\n\nSome intro paragraph.\n\n## Timeline\n\n| Time | Event | Who |\n|---|---|---|\n"
-        + body + "\n\nAfter the table.\n"
-    )
 
 
 def row_edges(text: str, chunks) -> list[int]:

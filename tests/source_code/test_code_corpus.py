@@ -15,7 +15,7 @@ import chunkwise
 from chunkwise.packing.document import Document
 from conftest import assert_invariants
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
 from codebench import CORPUS, cut_report, files  # noqa: E402  (bench/codebench.py)
 
 FILES = files()

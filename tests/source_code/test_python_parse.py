@@ -16,6 +16,7 @@ from chunkwise.code import python_ast
 from chunkwise.code.python_ast import _DEPTH_LIMIT, _parser_may_read
 from chunkwise.code.scan import scan
 from code_samples import SAMPLES
+from conftest import TESTS
 
 HEAD = "import os\n\n\ndef main():\n    return os.getcwd()\n\n\n"
 
@@ -74,7 +75,7 @@ def test_the_depth_is_measured_in_linear_time():
 
 
 def test_real_code_is_parsed():
-    corpus = pathlib.Path(__file__).parent
+    corpus = TESTS
     for text in (SAMPLES["python"], (corpus / "code-corpus" / "shlex.py").read_text(encoding="utf-8"),
                  (corpus / "corpus" / "argparse.py.txt").read_text(encoding="utf-8")):
         assert _parser_may_read(text)

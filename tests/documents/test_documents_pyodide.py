@@ -12,7 +12,7 @@ import sys
 
 from documents_files import FHS_PDF_GZ, POLICY_HTML, make_docx, real_file
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from conftest import ROOT
 
 
 def test_pyodide_session_downloads_equal_the_clis_bytes(tmp_path):

@@ -14,7 +14,7 @@ from conftest import CORPUS, assert_invariants
 # The contract is chunkwise's: the reference strategy (LangChain's splitter, kept as it
 # is) may go over the budget and drops Python's whitespace, not the tokenizer's, between
 # chunks; test_the_reference_keeps_its_own_properties checks what it does keep, and
-# tests/test_langchain.py that it is LangChain's.
+# tests/packing/test_langchain.py that it is LangChain's.
 STRATEGIES = OWN_STRATEGIES
 ENCODINGS = ("cl100k_base", "o200k_base")
 
@@ -67,7 +67,7 @@ def test_invariants_on_generated_documents(backend, strategy, encoding, text, ma
 def test_the_reference_keeps_its_own_properties(backend, strategy, encoding, text, max_tokens, overlap):
     """LangChain's splitter, not chunkwise's contract: exact slices and counts, in order,
     every character but Python's whitespace in some chunk, the last one "end"; over the
-    budget only where it is (tests/test_langchain.py: its chunks are LangChain's)."""
+    budget only where it is (tests/packing/test_langchain.py: its chunks are LangChain's)."""
     from chunkwise.packing.langchain import PYTHON_WHITESPACE
     from chunkwise.tokenizer.registry import get_tokenizer
 

@@ -10,7 +10,7 @@ import pytest
 
 import chunkwise
 from chunkwise.text import graphemes
-from conftest import assert_invariants
+from conftest import TESTS, assert_invariants
 
 
 def python_calls(fn) -> int:
@@ -139,6 +139,6 @@ def test_runs_a_pattern_could_rescan_end_at_once(name):
             f"text = {RESCANNED_RUNS[name]}; "
             "[assert_invariants(text, chunkwise.chunk(text, max_tokens=64, strategy=s), 64, 'cl100k_base', 8)"
             " for s in ('smart', 'markdown')]")
-    here = pathlib.Path(__file__).resolve().parent
+    here = TESTS  # (the code imports conftest)
     proc = subprocess.run([sys.executable, "-c", code], cwd=here, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -11,7 +11,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
 add_bytecode = runpy.run_path(str(ROOT / "tools" / "wheel_bytecode.py"))["add_bytecode"]
 
 MEMBERS = {

@@ -12,7 +12,7 @@ import pytest
 import chunkwise
 from chunkwise.tokenizer.tiktoken import adapter
 from chunkwise.tokenizer.registry import get_tokenizer
-from conftest import assert_invariants
+from conftest import ROOT, assert_invariants
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 CONTEXTS = ("a{}b", "{}", " {}x", "1{}2", "\n{}'s")
@@ -269,7 +269,7 @@ def test_on_the_pinned_unicode_version_no_character_needs_a_stand_in(tmp_path):
     import subprocess
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     script = tmp_path / "check.mjs"
     script.write_text(PYODIDE_CHECK % {"pyodide": json.dumps(str(root / "node_modules" / "pyodide" / "pyodide.mjs")),
                                        "package": json.dumps(str(root / "py" / "chunkwise") + "/")})

@@ -15,8 +15,9 @@ from chunkwise.code.structure import COMMENT, STRING
 from chunkwise.packing.document import Document
 from chunkwise.code.languages import CODE_LANGUAGES, LANGUAGES, detect, from_filename, resolve
 from code_samples import SAMPLES
+from conftest import TESTS
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
 from codebench import cut_report  # noqa: E402  (bench/codebench.py)
 
 # (language, a line in the sample) -> the definition path there
@@ -338,7 +339,7 @@ def test_other_languages_with_pythons_import_lines_are_not_python(name):
 def test_kotlin_is_detected_as_kotlin():
     # the code corpus's own Kotlin file was "21 lines look like Python"; the Python
     # scanner then cut it inside its /* */ comments
-    corpus = (pathlib.Path(__file__).parent / "code-corpus" / "BundleDownloader.kt").read_text(encoding="utf-8")
+    corpus = (TESTS / "code-corpus" / "BundleDownloader.kt").read_text(encoding="utf-8")
     assert detect(corpus)[0] == "kotlin"
     assert detect(NOT_PYTHON["kotlin"])[0] == "kotlin"
 

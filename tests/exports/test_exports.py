@@ -10,7 +10,7 @@ import pytest
 
 import chunkwise
 from chunkwise.io import export, stats
-from test_context import incident
+from conftest import incident
 
 
 def run(*args, stdin: bytes = b""):
