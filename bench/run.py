@@ -3,7 +3,8 @@
 
     ./dev bench            (or .venv/bin/python bench/run.py [--quick] [--no-browser] [SECTION ...])
     ./dev bench code       one section alone: cpython, document_once, tradeoff, code (bench/codebench.py),
-                           browser, engines (bench/engines.mjs: Chromium, Firefox, WebKit) or corpus (bench/scaleout.py)
+                           browser, engines (bench/engines.mjs: Chromium, Firefox, WebKit), corpus (bench/scaleout.py)
+                           or peers (bench/peers.py: chonkie, semchunk, semantic-text-splitter, LangChain)
 
 Each time is the best of several runs; a ratio divides two times from this run.
 """
@@ -25,6 +26,7 @@ import codebench  # noqa: E402
 from timing import best_of, paired_ratio, times_in_turns  # noqa: E402
 import corpus  # noqa: E402
 import documents  # noqa: E402
+import peers  # noqa: E402
 
 from chunkwise.io import stats
 from chunkwise.tokenizer import registry  # noqa: E402
@@ -304,6 +306,7 @@ SECTIONS = {
     "engines": lambda runs, quick: engines_section(quick),
     "corpus": corpus_section,
     "documents": lambda runs, quick: documents.section(quick, table),
+    "peers": lambda runs, quick: peers.section(runs, quick, table),
     "adversarial": lambda runs, quick: adversarial_section(),
 }
 ON_REQUEST = {"adversarial"}  # minutes and GBs: only when asked for by name (or --adversarial)
