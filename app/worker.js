@@ -86,7 +86,7 @@ async function boot() {
     py = await start({ _makeSnapshot: true });
   }
 
-  // The two wheels are pure Python and we ship their dependencies ourselves: they
+  // The wheels are pure Python and we ship their dependencies ourselves: they
   // are unpacked into site-packages (micropip's resolver added ~0.55 s to boot, and
   // loadPackage leaves a record that a memory snapshot cannot hold). A resumed
   // interpreter has chunkwise imported already, but not its files (Pyodide's file
