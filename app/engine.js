@@ -124,10 +124,13 @@ export class Engine {
       case REPLY.filesDone:
       case REPLY.tokenizer:
         return this.settle(msg.id, msg);
-      case REPLY.error:
-        if (this.pending.has(msg.id)) return this.settle(msg.id, null, new Error(msg.message));
+      case REPLY.error: {
+        // (`code`: what the page answers in its own words, as "tokenizer-offline")
+        const error = Object.assign(new Error(msg.message), msg.code ? { code: msg.code } : {});
+        if (this.pending.has(msg.id)) return this.settle(msg.id, null, error);
         if (msg.request === REQUEST.text) this.sentText = null; // the worker has no document: resend next time
-        return this.forRun(msg, (run) => run.settle.reject(new Error(msg.message)));
+        return this.forRun(msg, (run) => run.settle.reject(error));
+      }
       case REPLY.started:
         return this.forRun(msg, (run) => {
           run.language = msg.language;

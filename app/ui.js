@@ -24,7 +24,7 @@ export const ui = {
   stats: $("stats"), histogram: $("histogram"), histogramCaption: $("histogram-caption"), reasons: $("boundary-counts"),
   downloads: [$("download-jsonl"), $("download-json"), $("download-langchain"), $("download-vectors"), $("download-text")], headers: $("text-headers"),
   downloadHint: $("download-hint"), version: $("engine-version"),
-  encodingRow: $("file-encoding-row"), fileEncoding: $("file-encoding"),
+  encodingRow: $("file-encoding-row"), fileEncoding: $("file-encoding"), suggestedEncoding: $("file-encoding-suggested"),
   copyCli: $("copy-cli"), copyPython: $("copy-python"), copied: $("copied"),
 };
 

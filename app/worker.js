@@ -86,7 +86,7 @@ async function boot() {
     py = await start({ _makeSnapshot: true });
   }
 
-  // The two wheels are pure Python and we ship their dependencies ourselves: they
+  // The wheels are pure Python and we ship their dependencies ourselves: they
   // are unpacked into site-packages (micropip's resolver added ~0.55 s to boot, and
   // loadPackage leaves a record that a memory snapshot cannot hold). A resumed
   // interpreter has chunkwise imported already, but not its files (Pyodide's file
@@ -143,13 +143,20 @@ channel.port1.onmessage = () => pending.shift()();
 const nextTask = () => new Promise((resolve) => { pending.push(resolve); channel.port2.postMessage(0); });
 
 // Preset tokenizer files (vendored, content-addressed) are fetched the first time
-// a run needs one; the session keeps them for the rest of the visit.
+// a run needs one; the session keeps them for the rest of the visit, and the service
+// worker keeps each once fetched, for offline visits. Offline, one never fetched is
+// not on this device: an answer for the user (code "tokenizer-offline"), not a failure.
 let tokenizerFiles = {};
 const provided = new Set();
 async function ensureTokenizer(encoding) {
   const file = tokenizerFiles[encoding];
   if (!file || provided.has(encoding)) return;
-  const res = await fetch(new URL(file, VENDOR));
+  let res;
+  try {
+    res = await fetch(new URL(file, VENDOR));
+  } catch {
+    throw Object.assign(new Error(`${encoding}'s tokenizer is not on this device yet; connect once to fetch it.`), { code: "tokenizer-offline" });
+  }
   if (!res.ok) throw new Error(`The tokenizer file of ${encoding} could not be loaded (HTTP ${res.status}).`);
   call("provide_tokenizer", encoding, await res.text());
   provided.add(encoding);
@@ -278,7 +285,7 @@ self.onmessage = (event) => {
         queue = new Promise(() => {});
         return post({ type: REPLY.fatal, id: msg.id, request: msg.type, message: pythonMessage(err) });
       }
-      post({ type: REPLY.error, id: msg.id, request: msg.type, message: pythonMessage(err) });
+      post({ type: REPLY.error, id: msg.id, request: msg.type, message: pythonMessage(err), code: err?.code || null });
     }
   }, () => {}); // boot failed: boot-error was already posted
 };

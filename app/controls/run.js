@@ -127,8 +127,9 @@ export function wireRun(app) {
       setRunState("done", stats.chunk_count
         ? `${fmtInt(stats.chunk_count)} chunk${stats.chunk_count === 1 ? "" : "s"} from ${count(stats.source_tokens, encoding)} in ${secs} s`
         : `No chunks: the text is only whitespace (${count(stats.source_tokens, encoding)}), and chunks leave whitespace out.`);
-    }, (err) => {
+    }, async (err) => {
       if (run !== state.run) return;
+      if (err.code === "tokenizer-offline") return keepPrevious(err.message);
       ui.runError.replaceChildren(
         el("strong", {}, "The engine failed on this input: "), err.message,
         el("br"), err.restarted
@@ -151,6 +152,33 @@ export function wireRun(app) {
       docView.placeholder("Cancelled: nothing was chunked.");
       return setRunState("cancelled", "Cancelled. Nothing was chunked: edit the text or change a setting to chunk it.");
     }
+    const sameText = await restore(result);
+    if (sameText == null) return; // a newer run meanwhile
+    const { max_tokens: size, overlap } = result.run.settings;
+    setRunState("cancelled", sameText
+      ? `Cancelled. The previous result is shown: size ${fmtInt(size)}, overlap ${fmtInt(overlap)}.`
+      : `Cancelled. The chunks shown are those of the text before (${fmtInt(result.text.length)} characters); this text is not chunked: edit it or change a setting to chunk it.`);
+  });
+
+  // A preset's tokenizer that this device has never fetched, offline: the settings
+  // before stay in force, with their result, and the page says why.
+  async function keepPrevious(message) {
+    const result = shown;
+    ui.runError.replaceChildren(el("strong", {}, message), " ",
+      result ? "The settings before are kept." : "Choose another tokenizer to chunk offline.");
+    ui.runError.hidden = false;
+    if (result && !state.files && result.run.text === state.source.text) {
+      if (await restore(result) == null) return;
+      return setRunState("error", `${message} The settings before are kept.`);
+    }
+    state.run = null;
+    setRunState("error", message);
+  }
+
+  // Show a finished result again as it was: on the same text its settings come back too,
+  // and so do its downloads (the worker still holds that result). -> whether the text was
+  // the same, or null when a newer run began meanwhile.
+  async function restore(result) {
     const sameText = result.run.text === state.source.text;
     if (sameText) {
       state.settings = settingsStore.normalize({ ...result.run.settings, view: state.settings.view, textHeaders: state.settings.textHeaders });
@@ -166,14 +194,11 @@ export function wireRun(app) {
     renderStats(result.stats, statsParts, result.run.settings.encoding, app.stepOn);
     docView.setParents(result.run.parents);
     await store.finish();
-    if (state.run !== result.run) return; // a newer run meanwhile
-    showFlags(flagAll(store.chunks, store.text, result.stats.budget, new Set(result.run.midSentence)));
+    if (state.run !== result.run) return null;
+    showFlags(flagAll(store.chunks, store.text, result.stats.budget, new Set(result.run.midSentence || [])));
     app.setDownloads(sameText);
-    const { max_tokens: size, overlap } = result.run.settings;
-    setRunState("cancelled", sameText
-      ? `Cancelled. The previous result is shown: size ${fmtInt(size)}, overlap ${fmtInt(overlap)}.`
-      : `Cancelled. The chunks shown are those of the text before (${fmtInt(result.text.length)} characters); this text is not chunked: edit it or change a setting to chunk it.`);
-  });
+    return sameText;
+  }
 
   // Which text the run chunks: the page's own, or the engine's reading of it (pasted HTML
   // extracted, an HTML file's markup), which the views then show; a PDF's pages.

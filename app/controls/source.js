@@ -4,7 +4,8 @@
 import { $, el, fmtBytes, fmtInt } from "../dom.js";
 import { wireInput, wellFormed } from "../input.js";
 import { EOL_NAMES, lineEndings, withLineEndings } from "../eol.js";
-import { FILE_ENCODINGS, readFile } from "../openfile.js";
+import { readFile } from "../openfile.js";
+import * as catalog from "../catalog.js";
 import { count } from "../words.js";
 import { LARGE_TEXT } from "../ui.js";
 
@@ -63,7 +64,7 @@ export function wireSource(app) {
     if (state.source.text.length <= LARGE_TEXT) editLarge = false;
     showText(state.source.text);
     notice(before.notice || "");
-    showEncodingChoice(before.file && before.encodingShown ? before.encoding : null, before.file && before.encodingShown);
+    showEncodingChoice(before.file && before.encodingShown ? before.encoding : null, before.file && before.encodingShown, before.file, before.suggested);
     showSourceInfo();
     app.run();
   }
@@ -164,14 +165,14 @@ export function wireSource(app) {
       }
       if (encoding == null) offerUndo(`Opened ${file.name}.`);
       showText(text); // shown for editing; `source.text` keeps CRLF exactly as decoded
-      state.source = { text, name: file.name, size, onDisk: file.size, file, encoding: info.encoding, chosenEncoding: encoding, eol: lineEndings(text) };
+      state.source = { text, name: file.name, size, onDisk: file.size, file, encoding: info.encoding, suggested: info.suggested, chosenEncoding: encoding, eol: lineEndings(text) };
       app.resetLanguage();
       const messages = [];
       if (info.message) messages.push(info.message);
       if (document?.format === "html") messages.push("To chunk the markup itself, choose “HTML markup” as the language.");
       if (state.source.eol === "crlf" || state.source.eol === "mixed") messages.push(`Line endings: ${EOL_NAMES[state.source.eol]}, kept as in the file.`);
       say(messages.join(" "));
-      showEncodingChoice(info.encoding, encoding != null || info.replaced > 0, file);
+      showEncodingChoice(info.encoding, encoding != null || info.replaced > 0, file, info.suggested);
       showSourceInfo();
       app.run();
     } catch (err) {
@@ -237,20 +238,30 @@ export function wireSource(app) {
 
   // The codec choice, offered when decoding replaced bytes (or refused a file). A refused
   // file was read as no codec: none is shown as chosen, so choosing any (UTF-8 too,
-  // NULs and all) is a change that reads it.
+  // NULs and all) is a change that reads it. The likely codec (decode_bytes' `suggested`,
+  // the CLI's --input-encoding auto) comes first, and a button reads the file in it.
   let encodingFile = null;
-  function showEncodingChoice(chosen, show, file = encodingFile) {
+  function showEncodingChoice(chosen, show, file = encodingFile, suggested = null) {
     encodingFile = show ? file : null;
     ui.encodingRow.hidden = !show;
     if (!show) return;
-    if (!ui.fileEncoding.options.length) {
-      ui.fileEncoding.append(el("option", { value: "", disabled: true }, "Choose an encoding…"));
-      for (const [value, label] of FILE_ENCODINGS) ui.fileEncoding.append(el("option", { value }, label));
-    }
-    ui.fileEncoding.value = chosen == null ? "" : FILE_ENCODINGS.some(([v]) => v === chosen) ? chosen : "utf-8";
+    const codecs = catalog.get()?.input_encodings || [];
+    const likely = codecs.find((c) => c.name === suggested) || null;
+    const ordered = likely ? [likely, ...codecs.filter((c) => c !== likely)] : codecs;
+    ui.fileEncoding.replaceChildren(
+      el("option", { value: "", disabled: true }, "Choose an encoding…"),
+      ...ordered.map((c) => el("option", { value: c.name }, c === likely ? `${c.label} (likely)` : c.label)),
+    );
+    ui.suggestedEncoding.hidden = !likely;
+    ui.suggestedEncoding.textContent = likely ? `Read as ${likely.label}` : "";
+    ui.suggestedEncoding.dataset.encoding = likely ? likely.name : "";
+    ui.fileEncoding.value = chosen == null ? "" : codecs.some((c) => c.name === chosen) ? chosen : "utf-8";
   }
   ui.fileEncoding.addEventListener("change", () => {
     if (encodingFile) openFile(encodingFile, ui.fileEncoding.value);
+  });
+  ui.suggestedEncoding.addEventListener("click", () => {
+    if (encodingFile && ui.suggestedEncoding.dataset.encoding) openFile(encodingFile, ui.suggestedEncoding.dataset.encoding);
   });
 
   return { showSourceInfo, notice, showMany, dropMany };

@@ -11,6 +11,7 @@ from .types import (
     BOUNDARIES, CONTEXT_MODES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY,
     ENCODINGS, OVERLAP_UNITS,
 )
+from .io.decode import TEXT_ENCODINGS
 from .io.export import FORMATS, TEXT_HEADERS
 from .presets import PRESETS
 from .packing.strategies import SPECS, STRATEGIES
@@ -95,6 +96,8 @@ def describe() -> dict:
         # what a text may be read as: "auto" (file name, else strong signals), "text" (prose), or a language
         "languages": [{"name": name, "label": lang.label} for name, lang in LANGUAGES.items()],
         "formats": list(FORMATS),
+        # the codecs a text file may be read with (the CLI's --input-encoding), as the page offers them
+        "input_encodings": [{"name": name, "label": label} for name, label in TEXT_ENCODINGS],
         "defaults": {**DEFAULTS, "overlap_share": OVERLAP_SHARE, "overlap_ratio": list(OVERLAP_SHARE.as_integer_ratio()),
                      "overlap_rule": OVERLAP_RULE},
         "limits": {

@@ -121,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--input-encoding", metavar="ENC",
         help="read text files and standard input with this codec (cp1251, latin-1, utf-16-le, ...) instead of"
-        " detecting UTF-8/16/32; JSONL stays UTF-8",
+        " detecting UTF-8/16/32; auto: detect, and read a file that is not UTF-8 in its likely legacy codec"
+        " (said on standard error); JSONL stays UTF-8",
     )
     parser.add_argument("--model", choices=list(PRESETS), metavar="NAME",
                         help="count in this embedding model's tokenizer and fit its limit (see models below)")

