@@ -31,7 +31,7 @@ export function start(spawned) {
   ui.staticHint.hidden = true; // JavaScript runs: the static fallback hint is not needed
 
   const docView = new DocumentView($("document-view"), $("chunk-inspector"));
-  const cards = new CardList($("chunk-cards"), $("cards-more"), (msg) => { ui.downloadHint.textContent = msg; });
+  const cards = new CardList($("chunk-cards"), $("cards-more"), (msg) => app.say(msg)); // (a copied chunk, said where the downloads are)
   const app = {
     ui, statsParts, docView, cards,
     state: initialState(),
