@@ -21,6 +21,7 @@ export function wireSettings(app) {
     ui.strategyHelp.textContent = catalog.strategyHelp(state.settings.strategy);
     if (state.settings.encoding) ui.encoding.value = state.settings.model ? `${MODEL}${state.settings.model}` : state.settings.encoding;
     ui.encodingHelp.textContent = tokenizerHelp();
+    showSizeNote();
     if (state.settings.max_tokens == null) ui.maxTokens.value = "";
     else if (Number(ui.maxTokens.value) !== state.settings.max_tokens) ui.maxTokens.value = state.settings.max_tokens;
     if (state.settings.max_tokens != null) ui.sizePreset.value = SIZE_PRESETS.includes(state.settings.max_tokens) ? String(state.settings.max_tokens) : "custom";
@@ -116,6 +117,29 @@ export function wireSettings(app) {
       ? `${limit}. The chunk size is the one you chose.`
       : `${limit}: the chunk size follows, ${fmtInt(model.chunk_tokens)}, unless you choose one.`;
   }
+
+  // What a model preset did to the chunk size, where the size is: set to the size the model
+  // embeds whole, or kept (the user chose it) though larger, with the fix a click away.
+  const sizeNote = $("size-note"), sizeNoteText = $("size-note-text"), useModelSize = $("use-model-size");
+  function showSizeNote() {
+    const model = catalog.model(state.settings.model);
+    const size = state.settings.max_tokens;
+    const over = model && size > model.chunk_tokens;
+    const text = !model ? ""
+      : !state.settings.sizeChosen && size === model.chunk_tokens ? `Chunk size set to ${fmtInt(size)}, the model's limit. Choose a size to set your own.`
+        : over ? `Chunk size ${fmtInt(size)} is more than ${model.name} embeds whole (${fmtInt(model.chunk_tokens)}): longer chunks would be truncated.`
+          : "";
+    sizeNote.hidden = !text;
+    sizeNoteText.textContent = text;
+    useModelSize.hidden = !over;
+    if (over) useModelSize.textContent = `Use ${fmtInt(model.chunk_tokens)}`;
+  }
+  // (the size follows the model again, as if none had been chosen)
+  useModelSize.addEventListener("click", () => {
+    const model = catalog.model(state.settings.model);
+    if (model) changeSettings({ max_tokens: model.chunk_tokens, sizeChosen: false });
+    ui.maxTokens.focus(); // (the button goes)
+  });
 
   ui.encoding.addEventListener("change", () => {
     const value = ui.encoding.value;
