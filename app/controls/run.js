@@ -167,7 +167,7 @@ export function wireRun(app) {
     docView.setParents(result.run.parents);
     await store.finish();
     if (state.run !== result.run) return; // a newer run meanwhile
-    showFlags(flagAll(store.chunks, store.text, result.stats.budget));
+    showFlags(flagAll(store.chunks, store.text, result.stats.budget, new Set(result.run.midSentence))); // (as when it finished)
     app.setDownloads(sameText);
     const { max_tokens: size, overlap } = result.run.settings;
     setRunState("cancelled", sameText
