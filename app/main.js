@@ -31,7 +31,7 @@ export function start(spawned) {
   ui.staticHint.hidden = true; // JavaScript runs: the static fallback hint is not needed
 
   const docView = new DocumentView($("document-view"), $("chunk-inspector"));
-  const cards = new CardList($("chunk-cards"), $("cards-more"), (msg) => { ui.downloadHint.textContent = msg; });
+  const cards = new CardList($("chunk-cards"), $("cards-more"), (msg) => app.say(msg)); // (a copied chunk, said where the downloads are)
   const app = {
     ui, statsParts, docView, cards,
     state: initialState(),
@@ -55,4 +55,5 @@ export function start(spawned) {
   // Text typed or pasted before these modules had loaded (the engine's worker
   // starts first and the page after it: boot.js) is the document, as if typed now.
   if (ui.textarea.value) ui.textarea.dispatchEvent(new Event("input"));
+  else app.restoreKept(); // the text from before a reload of this tab, if any
 }

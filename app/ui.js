@@ -23,7 +23,7 @@ export const ui = {
   maxTokensError: $("max-tokens-error"), overlapError: $("overlap-error"), announce: $("run-announce"),
   stats: $("stats"), histogram: $("histogram"), histogramCaption: $("histogram-caption"), reasons: $("boundary-counts"),
   downloads: [$("download-jsonl"), $("download-json"), $("download-langchain"), $("download-vectors"), $("download-text")], headers: $("text-headers"),
-  downloadHint: $("download-hint"), version: $("engine-version"),
+  version: $("engine-version"),
   encodingRow: $("file-encoding-row"), fileEncoding: $("file-encoding"), suggestedEncoding: $("file-encoding-suggested"),
   copyCli: $("copy-cli"), copyPython: $("copy-python"), copied: $("copied"),
 };

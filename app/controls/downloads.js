@@ -1,5 +1,6 @@
 // Downloads (JSONL, JSON, text) of the finished run, and the same run as a
-// command line or Python to copy.
+// command line or Python to copy. What each did is said in the results' status
+// line (app.say, under the navigation), beside the buttons.
 
 import { fmtBytes } from "../dom.js";
 import { downloadName, saveBytes } from "../downloads.js";
@@ -9,8 +10,8 @@ export function wireDownloads(app) {
   const { ui, state, engine } = app;
 
   function setDownloads(on) {
+    // (disabled while a run is not finished: a line saying so would come and go with every run)
     for (const b of [...ui.downloads, ui.copyCli, ui.copyPython]) b.disabled = !on;
-    ui.downloadHint.textContent = on ? "" : "Available once chunking has finished.";
   }
 
   for (const button of ui.downloads) {
@@ -22,9 +23,9 @@ export function wireDownloads(app) {
         const bytes = state.files && state.files.stats ? await engine.exportFiles(fmt, headers) : await state.run.export(fmt, headers);
         const name = downloadName(state.files ? null : state.source.name, fmt);
         saveBytes(bytes, name, fmt);
-        ui.downloadHint.textContent = `Saved ${name} (${fmtBytes(bytes.byteLength)}).`;
+        app.say(`Saved ${name} (${fmtBytes(bytes.byteLength)}).`);
       } catch (err) {
-        ui.downloadHint.textContent = `Download failed: ${err.message}`;
+        app.say(`Download failed: ${err.message}`);
       }
     });
   }
@@ -40,9 +41,9 @@ export function wireDownloads(app) {
       ui.copied.hidden = false;
       try {
         await navigator.clipboard.writeText(text);
-        ui.downloadHint.textContent = `Copied as ${what}.`;
+        app.say(`Copied as ${what}.`);
       } catch {
-        ui.downloadHint.textContent = `The browser refused clipboard access; copy the ${what} shown below.`;
+        app.say(`The browser refused clipboard access; copy the ${what} shown under the Reproduce buttons.`);
       }
     });
   }

@@ -21,6 +21,7 @@ export function wireSettings(app) {
     ui.strategyHelp.textContent = catalog.strategyHelp(state.settings.strategy);
     if (state.settings.encoding) ui.encoding.value = state.settings.model ? `${MODEL}${state.settings.model}` : state.settings.encoding;
     ui.encodingHelp.textContent = tokenizerHelp();
+    showSizeNote();
     if (state.settings.max_tokens == null) ui.maxTokens.value = "";
     else if (Number(ui.maxTokens.value) !== state.settings.max_tokens) ui.maxTokens.value = state.settings.max_tokens;
     if (state.settings.max_tokens != null) ui.sizePreset.value = SIZE_PRESETS.includes(state.settings.max_tokens) ? String(state.settings.max_tokens) : "custom";
@@ -48,23 +49,41 @@ export function wireSettings(app) {
     app.showView(state.settings.view);
   }
 
-  function changeSettings(patch) {
+  // `typing`: the number field being typed in (its digits are one step of the history);
+  // `fromHistory`: Back or Forward brought these settings (the entry is already there).
+  function changeSettings(patch, { typing = null, fromHistory = false } = {}) {
     state.settings = settingsStore.normalize({ ...state.settings, ...patch });
     settingsStore.save(state.settings);
+    historyStep = fromHistory ? null : { typing };
     showSettings();
+    historyStep = null;
     app.schedule();
   }
 
-  // The address carries the settings, so a setup can be shared (never the text).
+  // The address carries the settings, so a setup can be shared (never the text), and each
+  // change of a setting is an entry of the tab's history: Back and Forward move through
+  // them in the page. Shown without a change (the settings first described, a hash put
+  // in the engine's spelling), the entry is replaced instead.
+  let historyStep = null; // set by changeSettings while it shows the new settings
+  let typingIn = null; // the field whose typing made the current entry
   function showHash() {
     if (!state.settings.strategy || !state.settings.encoding || state.settings.max_tokens == null) return; // not described yet
     const hash = toHash(state.settings);
-    if (location.hash !== hash) history.replaceState(null, "", hash);
+    const step = historyStep;
+    if (location.hash === hash) return;
+    // (a field typed on adds its digits to the entry its first digit made)
+    if (step && !(step.typing && step.typing === typingIn)) history.pushState(null, "", hash);
+    else history.replaceState(null, "", hash);
+    typingIn = step?.typing ?? null;
   }
-  addEventListener("hashchange", () => {
+  // Back, Forward, or a hash typed in the address bar.
+  const followAddress = () => {
+    typingIn = null;
     const patch = fromHash(location.hash);
-    if (patch) changeSettings(patch);
-  });
+    if (patch) changeSettings(patch, { fromHistory: true });
+  };
+  addEventListener("hashchange", followAddress);
+  addEventListener("popstate", followAddress);
 
   ui.strategy.addEventListener("change", () => changeSettings({ strategy: ui.strategy.value }));
   ui.language.addEventListener("change", () => { state.language = ui.language.value; app.schedule(); });
@@ -98,6 +117,29 @@ export function wireSettings(app) {
       ? `${limit}. The chunk size is the one you chose.`
       : `${limit}: the chunk size follows, ${fmtInt(model.chunk_tokens)}, unless you choose one.`;
   }
+
+  // What a model preset did to the chunk size, where the size is: set to the size the model
+  // embeds whole, or kept (the user chose it) though larger, with the fix a click away.
+  const sizeNote = $("size-note"), sizeNoteText = $("size-note-text"), useModelSize = $("use-model-size");
+  function showSizeNote() {
+    const model = catalog.model(state.settings.model);
+    const size = state.settings.max_tokens;
+    const over = model && size > model.chunk_tokens;
+    const text = !model ? ""
+      : !state.settings.sizeChosen && size === model.chunk_tokens ? `Chunk size set to ${fmtInt(size)}, the model's limit. Choose a size to set your own.`
+        : over ? `Chunk size ${fmtInt(size)} is more than ${model.name} embeds whole (${fmtInt(model.chunk_tokens)}): longer chunks would be truncated.`
+          : "";
+    sizeNote.hidden = !text;
+    sizeNoteText.textContent = text;
+    useModelSize.hidden = !over;
+    if (over) useModelSize.textContent = `Use ${fmtInt(model.chunk_tokens)}`;
+  }
+  // (the size follows the model again, as if none had been chosen)
+  useModelSize.addEventListener("click", () => {
+    const model = catalog.model(state.settings.model);
+    if (model) changeSettings({ max_tokens: model.chunk_tokens, sizeChosen: false });
+    ui.maxTokens.focus(); // (the button goes)
+  });
 
   ui.encoding.addEventListener("change", () => {
     const value = ui.encoding.value;
@@ -161,10 +203,11 @@ export function wireSettings(app) {
     const isEmpty = () => field.input.value.trim() === "" && !field.input.validity.badInput;
     field.input.addEventListener("input", () => {
       const n = check(false);
-      if (n != null) changeSettings(field.apply(n));
-      else if (field.empty && isEmpty() && Object.entries(field.empty.patch).some(([k, v]) => state.settings[k] !== v)) changeSettings(field.empty.patch);
+      if (n != null) changeSettings(field.apply(n), { typing: field.input });
+      else if (field.empty && isEmpty() && Object.entries(field.empty.patch).some(([k, v]) => state.settings[k] !== v)) changeSettings(field.empty.patch, { typing: field.input });
     });
     field.input.addEventListener("change", () => {
+      typingIn = null; // left or entered: the next digits are a step of their own
       check(true);
       if (field.empty && isEmpty()) field.input.value = field.empty.shows() ?? ""; // left empty: the value it stands for
     });

@@ -8,6 +8,7 @@ import { readFile } from "../openfile.js";
 import * as catalog from "../catalog.js";
 import { count } from "../words.js";
 import { LARGE_TEXT } from "../ui.js";
+import * as session from "../session.js";
 
 export function wireSource(app) {
   const { ui, state, engine, undo } = app;
@@ -54,8 +55,24 @@ export function wireSource(app) {
 
   function setSource(text, name, replacedSurrogates) {
     state.source = { text, name: text ? name : null, size: null, onDisk: null };
-    notice(replacedSurrogates ? `${fmtInt(replacedSurrogates)} unpaired surrogate code unit${replacedSurrogates === 1 ? " was" : "s were"} replaced with U+FFFD (\uFFFD).` : "");
+    notice([replacedSurrogates ? `${fmtInt(replacedSurrogates)} unpaired surrogate code unit${replacedSurrogates === 1 ? " was" : "s were"} replaced with U+FFFD (\uFFFD).` : "",
+      notKept(text)].filter(Boolean).join(" "));
     showSourceInfo();
+  }
+
+  // A reload of this tab keeps the text (session.js), unless it is too large to: said at once,
+  // not when the page goes away, when nobody could read it.
+  const notKept = (text) => (session.tooLargeToKeep(text)
+    ? `This text is over ${session.KEEP_MAX / 1e6} million characters: it is not kept across a reload of this tab.` : "");
+  addEventListener("pagehide", () => (state.files ? session.forget() : session.keep(state.source)));
+  // The text from before a reload of this tab, as it was (main.js calls this when the box is empty).
+  function restoreKept() {
+    const before = session.kept();
+    if (!before) return;
+    showText(before.text);
+    setSource(before.text, before.name, 0);
+    notice("Your text is back after the reload: it is kept in this tab only, never sent, and gone when the tab is closed.");
+    app.run();
   }
 
   // Put back a whole earlier state of the input (Undo).
@@ -171,7 +188,8 @@ export function wireSource(app) {
       if (info.message) messages.push(info.message);
       if (document?.format === "html") messages.push("To chunk the markup itself, choose “HTML markup” as the language.");
       if (state.source.eol === "crlf" || state.source.eol === "mixed") messages.push(`Line endings: ${EOL_NAMES[state.source.eol]}, kept as in the file.`);
-      say(messages.join(" "));
+      messages.push(notKept(text));
+      say(messages.filter(Boolean).join(" "));
       showEncodingChoice(info.encoding, encoding != null || info.replaced > 0, file, info.suggested);
       showSourceInfo();
       app.run();
@@ -264,5 +282,5 @@ export function wireSource(app) {
     if (encodingFile && ui.suggestedEncoding.dataset.encoding) openFile(encodingFile, ui.suggestedEncoding.dataset.encoding);
   });
 
-  return { showSourceInfo, notice, showMany, dropMany };
+  return { showSourceInfo, notice, showMany, dropMany, restoreKept };
 }

@@ -71,7 +71,7 @@ describe("Hugging Face tokenizers in the page", () => {
 
   test("a local tokenizer.json: chunks as the CLI's --tokenizer, nothing leaves the tab", async () => {
     const { page, log } = app;
-    await paste(page, TEXT); // the page was reloaded: the text is not kept
+    await paste(page, TEXT); // (after the reload the text is back, kept in the tab; pasted again, the run starts afresh)
     const requests = log.requests.length;
     const { tokenizers } = JSON.parse(readFileSync(path.join(ROOT, "static/vendor/manifest.json"), "utf8"));
     const file = path.join(ROOT, "static/vendor", tokenizers["multilingual-e5-small"]); // the vendored copy

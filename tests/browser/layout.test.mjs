@@ -1,0 +1,62 @@
+// Issue 27, defect 2: a layout a laptop user lives in. On a laptop's screen the
+// chunks, the histogram and the downloads are in view together, with the page not
+// scrolled; on a phone the downloads sit with the chunks. Failed before: the stats
+// started at y≈1315 and the JSONL button at y≈2330 at 1280x800.
+
+import { before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { download, paste, screenshot, setSettings, useApp } from "./helpers.mjs";
+import { axeViolations } from "./axe.mjs";
+import { markdownDoc } from "./corpus.mjs";
+
+// Where an element is, and whether all of it is inside the window.
+const place = (page, selector) => page.evaluate((sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right),
+    inView: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.height > 0 };
+}, selector);
+
+describe("defect 2: stats and downloads beside the chunks", () => {
+  const app = useApp({ viewport: { width: 1280, height: 800 } });
+  let page;
+  before(async () => {
+    page = app.page;
+    await paste(page, markdownDoc(7, 6));
+    await setSettings(page, { size: 128 });
+  });
+
+  for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
+    test(`${size.width}x${size.height}: chunks, histogram and downloads in view, the page not scrolled`, async () => {
+      await page.setViewportSize(size);
+      await page.evaluate(() => scrollTo(0, 0));
+      for (const part of ["[data-testid=document-view]", "[data-testid=histogram]", "[data-testid=histogram-caption]", "[data-testid=reason-end]",
+        "[data-testid=download-jsonl]", "[data-testid=download-text]", "[data-testid=strategy]"]) {
+        const p = await place(page, part);
+        assert.ok(p.inView, `${part} is in the window at ${size.width}x${size.height}: ${JSON.stringify(p)}`);
+      }
+      const view = await place(page, "[data-testid=document-view]");
+      assert.ok(view.bottom - view.top >= 400, `the document view stays tall: ${view.bottom - view.top}px`);
+      assert.ok(view.right - view.left >= 540, `and wide: ${view.right - view.left}px`);
+      // A click on the histogram shows its chunk in the view beside it, the page still unscrolled.
+      await page.click("[data-testid=histogram-bar]:not([data-count=\"0\"]) >> nth=-1");
+      assert.ok((await place(page, ".seg.active")).inView, "the chunk picked in the histogram is in view");
+      const { name, bytes } = await download(page, "download-jsonl");
+      assert.match(name, /\.jsonl$/);
+      assert.ok(bytes.length > 0);
+      assert.equal(await page.evaluate(() => scrollY), 0, "nothing needed scrolling the page");
+      await screenshot(page, `layout-${size.width}x${size.height}`);
+      assert.deepEqual(await axeViolations(page), []);
+    });
+  }
+
+  test("a phone: the downloads sit with the chunks, the settings just above", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => document.querySelector("#results").scrollIntoView());
+    assert.ok((await place(page, "[data-testid=download-jsonl]")).inView, "the JSONL button is on screen with the chunks");
+    const view = await place(page, "[data-testid=document-view]");
+    assert.ok(view.bottom - view.top >= 280, `the chunks keep their room: ${view.bottom - view.top}px`);
+    await screenshot(page, "layout-phone");
+    assert.deepEqual(await axeViolations(page), []);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});

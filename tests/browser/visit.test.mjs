@@ -1,0 +1,113 @@
+// Issue 27, defects 8 and 11: a reload keeps the text (in this tab only), Back and
+// Forward move through the settings, and a model preset says what it did to the
+// size and offers the fix for a size it cannot embed whole. Each failed before:
+// a reload showed an empty box, Back left the settings as they were, and the
+// presets changed the size (or kept one too large) without a word.
+
+import { before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openApp, paste, readStats, setSettings, useApp, waitDone, waitReady } from "./helpers.mjs";
+import { markdownDoc, paragraph, rng } from "./corpus.mjs";
+
+const doc = markdownDoc(7, 6);
+const sizeNote = (page) => page.locator("[data-testid=size-note]");
+
+describe("a reload, Back and Forward, and the presets", () => {
+  const app = useApp();
+  let page;
+  before(async () => { page = app.page; });
+
+  test("defect 8: a reload keeps the pasted text, and says so", async () => {
+    await paste(page, doc);
+    const chunks = (await readStats(page)).chunk_count;
+    await page.reload();
+    await waitReady(page);
+    await waitDone(page);
+    assert.equal(await page.inputValue("[data-testid=source-text]"), doc, "the text is back in the box");
+    assert.equal((await readStats(page)).chunk_count, chunks, "and chunked as before");
+    assert.match(await page.textContent("[data-testid=input-notice]"), /kept in this tab/);
+    // Kept in this tab's session storage only: nothing in the long-lived storage.
+    assert.ok(await page.evaluate(() => !JSON.stringify({ ...localStorage }).includes("Retrieval handbook")));
+  });
+
+  test("defect 8: Back and Forward move through the settings, and stay in the page", async () => {
+    const start = page.url();
+    await setSettings(page, { strategy: "paragraphs" });
+    await setSettings(page, { size: 256 });
+    // A typed size is one step back, not one per digit.
+    await page.click("[data-testid=max-tokens]", { clickCount: 3 });
+    await page.keyboard.type("300");
+    await waitDone(page);
+    assert.match(page.url(), /size=300/);
+    const back = async (expect) => {
+      await page.goBack();
+      // (the settings follow the address once the browser has moved back)
+      await page.waitForFunction((e) => document.querySelector("[data-testid=max-tokens]").value === e.size
+        && document.querySelector("[data-testid=strategy]").value === e.strategy, expect, { timeout: 5000 });
+      await waitDone(page);
+    };
+    await back({ size: "256", strategy: "paragraphs" });
+    await back({ size: "512", strategy: "paragraphs" });
+    await back({ size: "512", strategy: "smart" });
+    assert.equal(page.url(), start);
+    await page.goForward();
+    await page.waitForFunction(() => document.querySelector("[data-testid=strategy]").value === "paragraphs", null, { timeout: 5000 });
+    await waitDone(page);
+    assert.match(await page.textContent("[data-testid=run-status-text]"), /chunks from/);
+    assert.equal(await page.inputValue("[data-testid=source-text]"), doc, "the text is still there");
+    await setSettings(page, { strategy: "smart", size: 512 });
+  });
+
+  test("defect 8: a text over 4 MB is not kept, and the notice says so", async () => {
+    const rand = rng(3);
+    const parts = [];
+    for (let n = 0; n < 4_300_000; n += parts.at(-1).length + 2) parts.push(paragraph(rand, 8));
+    const big = parts.join("\n\n");
+    await page.evaluate((t) => navigator.clipboard.writeText(t), big);
+    await page.click("[data-testid=clear-text]");
+    await page.focus("[data-testid=source-text]");
+    await page.keyboard.press("Control+V");
+    await waitDone(page);
+    assert.match(await page.textContent("[data-testid=input-notice]"), /not kept across a reload/);
+    await page.reload();
+    await waitReady(page);
+    assert.equal(await page.inputValue("[data-testid=source-text]"), "", "not kept");
+    await paste(page, doc);
+  });
+
+  test("defect 11: a preset says what it did to the chunk size", async () => {
+    // A new visitor's tab: no size chosen yet
+    ({ page } = await openApp(app.browser, app.server));
+    await paste(page, doc);
+    await page.selectOption("[data-testid=encoding]", "model:text-embedding-3-small");
+    await waitDone(page);
+    assert.equal(await page.inputValue("[data-testid=max-tokens]"), "8191");
+    assert.ok(await sizeNote(page).isVisible());
+    assert.match(await sizeNote(page).textContent(), /^Chunk size set to 8,191, the model's limit/);
+    await page.selectOption("[data-testid=encoding]", "cl100k_base");
+    await waitDone(page);
+    assert.equal(await page.inputValue("[data-testid=max-tokens]"), "512");
+    assert.equal(await sizeNote(page).isVisible(), false, "no model, no note");
+  });
+
+  test("defect 11: a size the model cannot embed whole is fixed in one click", async () => {
+    await setSettings(page, { size: 256 });
+    await page.selectOption("[data-testid=encoding]", "model:all-MiniLM-L6-v2");
+    await waitDone(page);
+    assert.equal(await page.inputValue("[data-testid=max-tokens]"), "256", "the size you chose is kept");
+    assert.ok((await readStats(page)).warnings.some((w) => /truncated/.test(w)), "and the engine warns");
+    assert.match(await sizeNote(page).textContent(), /256 is more than all-MiniLM-L6-v2 embeds whole \(254\)/);
+    await page.click("[data-testid=use-model-size]");
+    await waitDone(page);
+    assert.equal(await page.inputValue("[data-testid=max-tokens]"), "254");
+    assert.deepEqual((await readStats(page)).warnings.filter((w) => /truncated/.test(w)), []);
+    assert.match(await sizeNote(page).textContent(), /^Chunk size set to 254, the model's limit/);
+    await page.selectOption("[data-testid=encoding]", "cl100k_base");
+    await setSettings(page, { size: 512 });
+  });
+
+  test("no errors in the console", () => {
+    assert.deepEqual(app.log.pageErrors, []);
+    assert.deepEqual(app.log.consoleErrors, []);
+  });
+});
