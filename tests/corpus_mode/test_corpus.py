@@ -167,7 +167,9 @@ def test_directories_and_patterns_of_text_files_with_the_path_as_id(tmp_path):
     got = records(out.stdout)
     assert [(r["doc_id"], r.get("text"), r.get("error")) for r in got] == [
         ("docs/a.txt", "Ay.", None), ("docs/b.md", "# B\n\nBee.", None),
-        ("docs/sub/bad.txt", None, "not valid UTF-8 (byte offset 3: invalid continuation byte)"),
+        # (the error row names the likely codec, as the CLI does for one file)
+        ("docs/sub/bad.txt", None, "not valid UTF-8 (byte offset 3: invalid continuation byte); it looks like"
+         " Windows-1252 (Western European), cp1252: --input-encoding auto reads it so"),
         ("docs/sub/c.txt", "See.", None),
     ]
     assert got[1]["headings"] == ["B"] and got[0]["metadata"] == {}
