@@ -271,7 +271,7 @@ export function wireSource(app) {
       ...ordered.map((c) => el("option", { value: c.name }, c === likely ? `${c.label} (likely)` : c.label)),
     );
     ui.suggestedEncoding.hidden = !likely;
-    ui.suggestedEncoding.textContent = likely ? `Read as ${likely.label}` : "";
+    if (likely) ui.suggestedEncoding.textContent = `Read as ${likely.label}`; // (hidden otherwise, its name kept)
     ui.suggestedEncoding.dataset.encoding = likely ? likely.name : "";
     ui.fileEncoding.value = chosen == null ? "" : codecs.some((c) => c.name === chosen) ? chosen : "utf-8";
   }
