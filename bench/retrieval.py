@@ -10,8 +10,11 @@ Data: the corpora and questions in ROOT/../shared/retrieval-eval (or the folder
 CHUNKWISE_RETRIEVAL_DATA names). All chunks of all corpora form one pool; each
 question retrieves its top k = 5 by cosine similarity of all-MiniLM-L6-v2
 embeddings (bench/minilm.py, cached in .cache/). In the same run LangChain's
-RecursiveCharacterTextSplitter and TokenTextSplitter (cl100k length) are
-measured beside chunkwise, and the published rows are printed with them.
+RecursiveCharacterTextSplitter (at its published settings and at each of
+--settings) and TokenTextSplitter (cl100k length) are measured beside chunkwise,
+and the published rows are printed with them. Each row is also broken down by
+the question's corpus (the retrieval stays pooled), each chunkwise row with its
+paired difference from recursive at the same setting.
 """
 from __future__ import annotations
 
@@ -221,6 +224,26 @@ def paired_difference(a: list[float], b: list[float]) -> tuple[float, float, flo
     return float(d.mean()), float(lo), float(hi)
 
 
+MEASURES = ("recall", "iou", "omega")  # the per-question measures the paired and per-corpus tables show
+
+
+def corpus_means(row: dict, corpus_ids: list[str]) -> dict[str, dict[str, float]]:
+    """The row's mean recall, IoU and Ω over each corpus's questions (in %), the
+    retrieval itself pooled as ever: only the averaging is per corpus."""
+    ids = np.asarray(corpus_ids)
+    return {
+        cid: {m: 100 * float(np.mean(np.asarray(row["per_question"][m])[ids == cid])) for m in MEASURES}
+        for cid in dict.fromkeys(corpus_ids)
+    }
+
+
+def baseline_for(rows: list[dict], row: dict) -> dict | None:
+    """The recursive row a chunkwise row is paired with: the same size and overlap,
+    else the same size with no overlap."""
+    recursive = {(r["size"], r["overlap"]): r for r in rows if r["chunker"] == "langchain recursive"}
+    return recursive.get((row["size"], row["overlap"])) or recursive.get((row["size"], 0))
+
+
 def parse_settings(value: str):
     out = []
     for item in value.split(","):
@@ -256,8 +279,10 @@ def main(argv=None) -> int:
     runs = []
     if not args.no_langchain:
         wanted = args.langchain.split(",")
+        # recursive at its published settings and at each requested one: the paired baseline
+        recursive_settings = list(dict.fromkeys(((200, 0), (250, 0), (250, 125), *parse_settings(args.settings))))
         for name, fn, settings in (
-            ("langchain recursive", recursive_pieces, ((200, 0), (250, 0), (250, 125))),
+            ("langchain recursive", recursive_pieces, recursive_settings),
             ("langchain tokens", token_pieces, ((200, 0), (250, 125))),
         ):
             if name.split()[-1] not in wanted:
@@ -280,7 +305,10 @@ def main(argv=None) -> int:
         print(f"  {name} {size}/{overlap}: IoU {row['iou']:.1f}, Ω {row['omega']:.1f}"
               f" ({time.perf_counter() - t0:.0f} s, {cache.computed} embedded so far)", file=sys.stderr, flush=True)
 
-    table = render(rows, options)
+    corpus_ids = [cid for _, cid, _ in questions]
+    for row in rows:
+        row["by_corpus"] = corpus_means(row, corpus_ids)
+    table = render(rows, options, corpus_ids)
     print(table)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -292,9 +320,9 @@ def main(argv=None) -> int:
     return 0
 
 
-def render(rows, options) -> str:
+def render(rows, options, corpus_ids: list[str]) -> str:
     lines = [
-        f"Retrieval on chatlogs, state_of_the_union, wikitexts (276 questions), all-MiniLM-L6-v2, k = {K}."
+        f"Retrieval on {', '.join(dict.fromkeys(corpus_ids))} ({len(corpus_ids)} questions), all-MiniLM-L6-v2, k = {K}."
         + (f" chunkwise options: {options}." if options else ""),
         "",
         "| chunker | size/overlap | recall | precision | IoU | Precision Ω | chunks | mean tokens | mid-sentence starts (all / with overlap) |",
@@ -307,22 +335,45 @@ def render(rows, options) -> str:
             f" | {r['omega']:.1f} | {r['chunks']} | {r['mean_tokens']:.0f} | {100 * r['mid_sentence']:.1f}%"
             f" / {'-' if mo is None else f'{100 * mo:.1f}%'} |"
         )
-    baselines = {r["size"]: r for r in rows if r["chunker"] == "langchain recursive" and r["overlap"] == 0}
-    paired = [r for r in rows if r["chunker"].startswith("chunkwise") and r["size"] in baselines]
+    paired = [(r, baseline_for(rows, r)) for r in rows if r["chunker"].startswith("chunkwise")]
+    paired = [(r, b) for r, b in paired if b is not None]
     if paired:
-        lines += ["", "Against LangChain recursive at the same size with no overlap: mean difference per question"
-                  " in points [95% paired bootstrap interval]; an interval that holds 0 is no difference this data can show.",
-                  "", "| chunker | size/overlap | recall | IoU | Precision Ω |", "|---|---|---|---|---|"]
-        for r in paired:
-            base = baselines[r["size"]]["per_question"]
-            cells = [paired_difference(r["per_question"][k], base[k]) for k in ("recall", "iou", "omega")]
-            lines.append(f"| {r['chunker']} | {r['size']}/{r['overlap']} | "
+        lines += ["", "Against LangChain recursive at the same size and overlap (else the same size with none): mean difference"
+                  " per question in points [95% paired bootstrap interval]; an interval that holds 0 is no difference this data can show.",
+                  "", "| chunker | size/overlap | against | recall | IoU | Precision Ω |", "|---|---|---|---|---|---|"]
+        for r, base in paired:
+            cells = [paired_difference(r["per_question"][m], base["per_question"][m]) for m in MEASURES]
+            lines.append(f"| {r['chunker']} | {r['size']}/{r['overlap']} | {base['size']}/{base['overlap']} | "
                          + " | ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in cells) + " |")
+    lines += ["", *render_per_corpus(rows, corpus_ids)]
     lines += ["", "Published (five corpora, same model and k):", "",
               "| chunker | size/overlap | recall | precision | IoU | Precision Ω |", "|---|---|---|---|---|---|"]
     for name, setting, *numbers in PUBLISHED:
         lines.append(f"| {name} | {setting} | " + " | ".join(f"{x:.1f}" for x in numbers) + " |")
     return "\n".join(lines) + "\n"
+
+
+def render_per_corpus(rows, corpus_ids: list[str]) -> list[str]:
+    """Each corpus's recall, IoU and Ω for each row, and a chunkwise row's paired
+    difference from its recursive baseline over that corpus's questions."""
+    ids = np.asarray(corpus_ids)
+    lines = ["Per corpus (the same pooled retrieval, each corpus's questions averaged apart); Δ: against recursive as above,"
+             " over that corpus's questions.", "",
+             "| corpus | chunker | size/overlap | recall | IoU | Precision Ω | Δ recall | Δ IoU | Δ Ω |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for cid in dict.fromkeys(corpus_ids):
+        mask = ids == cid
+        for r in rows:
+            means = corpus_means(r, corpus_ids)[cid]
+            base = baseline_for(rows, r) if r["chunker"].startswith("chunkwise") else None
+            deltas = ["-"] * 3 if base is None else [
+                "{:+.1f} [{:+.1f}, {:+.1f}]".format(*paired_difference(
+                    np.asarray(r["per_question"][m])[mask], np.asarray(base["per_question"][m])[mask]))
+                for m in MEASURES
+            ]
+            lines.append(f"| {cid} ({int(mask.sum())}) | {r['chunker']} | {r['size']}/{r['overlap']} | "
+                         + " | ".join(f"{means[m]:.1f}" for m in MEASURES) + " | " + " | ".join(deltas) + " |")
+    return lines
 
 
 if __name__ == "__main__":
