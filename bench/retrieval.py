@@ -19,7 +19,9 @@ paired difference from recursive at the same setting.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import dataclasses
 import json
 import os
 import pathlib
@@ -35,7 +37,7 @@ import numpy as np  # noqa: E402
 import spans  # noqa: E402
 
 import chunkwise  # noqa: E402
-from chunkwise.packing.strategies import STRATEGIES  # noqa: E402
+from chunkwise.packing.strategies import SPECS, STRATEGIES, Balance  # noqa: E402
 
 K = 5
 # Paired bootstrap over the questions: how sure a difference from the recursive
@@ -262,6 +264,9 @@ def main(argv=None) -> int:
     ap.add_argument("--langchain", default="recursive,tokens", metavar="NAMES",
                     help="which LangChain splitters to measure beside chunkwise (recursive, tokens)")
     ap.add_argument("--out", default=str(ROOT / "bench-results"), help="folder for retrieval.md/json")
+    ap.add_argument("--leave-one-out", action="store_true",
+                    help="pick smart's rule (RULES) on two corpora, report it on the third, for each corpus"
+                    f" (at --settings, default here {','.join(f'{s}/{o}' for s, o in LOO_SETTINGS)})")
     args = ap.parse_args(argv)
 
     started = time.perf_counter()
@@ -275,6 +280,17 @@ def main(argv=None) -> int:
     for item in args.option:
         name, _, value = item.partition("=")
         options[name] = int(value) if value.lstrip("-").isdigit() else value
+
+    if args.leave_one_out:
+        settings = parse_settings(args.settings) if "--settings" in (argv or sys.argv) else list(LOO_SETTINGS)
+        table = leave_one_out(corpora, questions, settings, lambda pieces: evaluate(pieces, questions, q_vectors, cache, starts, enc))
+        print(table)
+        out = pathlib.Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "retrieval-loo.md").write_text(table, encoding="utf-8")
+        print(f"({time.perf_counter() - started:.0f} s; {cache.computed} texts embedded; written to {out}/retrieval-loo.md)",
+              file=sys.stderr)
+        return 0
 
     runs = []
     if not args.no_langchain:
@@ -350,6 +366,81 @@ def render(rows, options, corpus_ids: list[str]) -> str:
               "| chunker | size/overlap | recall | precision | IoU | Precision Ω |", "|---|---|---|---|---|---|"]
     for name, setting, *numbers in PUBLISHED:
         lines.append(f"| {name} | {setting} | " + " | ".join(f"{x:.1f}" for x in numbers) + " |")
+    return "\n".join(lines) + "\n"
+
+
+# -- leave one corpus out ------------------------------------------------------
+# Candidate rules for smart (strategies.Balance), each with how many constants it tunes:
+# the round-2 rule (strongest level first, nearest the aim: least_fill, aim_fill), the
+# same with a cost per level traded against the size (+ level_cost), and that cost
+# over a plan of several chunks at once (+ horizon).
+LOO_SETTINGS = ((200, 0), (250, 0), (400, 0), (512, 64))
+RULES = {
+    **{f"strongest first, aim {aim}": (Balance(aim_fill=aim), 2) for aim in (0.55, 0.65, 0.75, 0.85)},
+    "strongest first, least 0.5, aim 0.75": (Balance(least_fill=0.5, aim_fill=0.75), 2),
+    **{f"cost {cost}/level, aim {aim}": (Balance(aim_fill=aim, level_cost=cost), 3)
+       for cost in (0.01, 0.03, 0.1) for aim in (0.65, 0.8)},
+    **{f"plan 4 budgets, cost {cost}/level, aim {aim}": (Balance(aim_fill=aim, level_cost=cost, horizon=4), 4)
+       for cost in (0.01, 0.03, 0.1) for aim in (0.65, 0.8)},
+}
+
+
+@contextlib.contextmanager
+def smart_rule(balance: Balance):
+    """smart placing its cuts by another Balance while in the block (a ChunkJob reads SPECS when it starts)."""
+    spec = SPECS["smart"]
+    SPECS["smart"] = dataclasses.replace(spec, balance=balance)
+    try:
+        yield
+    finally:
+        SPECS["smart"] = spec
+
+
+def loo_score(row: dict, base: dict, mask) -> tuple[float, float, float]:
+    """(score, Δ recall, Δ IoU) of a rule's row against recursive's over the masked
+    questions; the score is the smaller of the two relative changes (in %), since a
+    rule must keep recall and improve IoU to beat recursive."""
+    mean = lambda r, m: float(np.mean(np.asarray(r["per_question"][m])[mask]))  # noqa: E731
+    recall, iou = (mean(row, m) / max(mean(base, m), 1e-9) - 1 for m in ("recall", "iou"))
+    return 100 * min(recall, iou), 100 * (mean(row, "recall") - mean(base, "recall")), 100 * (mean(row, "iou") - mean(base, "iou"))
+
+
+def leave_one_out(corpora, questions, settings, measure, rules=None) -> str:
+    """For each corpus: the rule with the best mean loo_score over `settings` on the
+    other corpora's questions, and its scores on this corpus's. The retrieval is pooled
+    as ever (the held-out corpus's chunks are in the pool, as distractors only)."""
+    rules = RULES if rules is None else rules
+    ids = np.asarray([cid for _, cid, _ in questions])
+    base = {st: measure([p for cid, t in corpora.items() for p in recursive_pieces(cid, t, *st)]) for st in settings}
+    rows = {}
+    for name, (balance, _) in rules.items():
+        with smart_rule(balance):
+            rows[name] = {st: measure([p for cid, t in corpora.items() for p in chunkwise_pieces(cid, t, *st, "smart")])
+                          for st in settings}
+        print(f"  {name}: " + ", ".join(f"{s}/{o} recall {r['recall']:.1f} IoU {r['iou']:.1f}"
+                                       for (s, o), r in rows[name].items()), file=sys.stderr, flush=True)
+
+    def score(name, mask):
+        per = [loo_score(rows[name][st], base[st], mask) for st in settings]
+        return tuple(float(np.mean([p[k] for p in per])) for k in range(3)), per
+
+    names = ", ".join(f"{s}/{o}" for s, o in settings)
+    lines = [f"Leave one corpus out: smart's rule picked on two corpora, reported on the third, at {names}."
+             " Score: the mean over the settings of min(relative change of recall, of IoU) against recursive, in %;"
+             " Δ recall and Δ IoU in points (means over the settings).", "",
+             "| rule | constants | " + " | ".join(f"{c} (score / Δ recall / Δ IoU)" for c in dict.fromkeys(ids))
+             + " | all (score / Δ recall / Δ IoU) |", "|---|---|" + "---|" * (len(set(ids)) + 1)]
+    for name, (_, constants) in rules.items():
+        cells = [score(name, ids == cid)[0] for cid in dict.fromkeys(ids)] + [score(name, ids == ids)[0]]
+        lines.append(f"| {name} | {constants} | " + " | ".join(f"{a:+.1f} / {b:+.1f} / {c:+.1f}" for a, b, c in cells) + " |")
+    lines += ["", "| held out | picked on the other two (their score) | held-out score | held-out Δ recall / Δ IoU per setting |",
+              "|---|---|---|---|"]
+    for cid in dict.fromkeys(ids):
+        # the best score on the other corpora; fewer constants first on a tie
+        pick = max(rules, key=lambda n: (round(score(n, ids != cid)[0][0], 1), -rules[n][1]))
+        (held, _, _), per = score(pick, ids == cid)
+        lines.append(f"| {cid} | {pick} ({score(pick, ids != cid)[0][0]:+.1f}) | {held:+.1f} | "
+                     + ", ".join(f"{s}/{o}: {p[1]:+.1f} / {p[2]:+.1f}" for (s, o), p in zip(settings, per)) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -25,6 +25,25 @@ BALANCED_LEVELS = (HEADING, PARAGRAPH, ROW, LINE, SENTENCE)
 LEAST_FILL = 0.25
 AIM_FILL = 0.65
 
+
+@dataclass(frozen=True)
+class Balance:
+    """How smart places its cuts among the BALANCED_LEVELS' breaks (policies.balanced_cut).
+
+    level_cost None: the strongest level with a cut at least least_fill of new text,
+    and of its cuts the one nearest aim_fill (the rule of round 2). A number: each
+    chunk costs level_cost per step down BALANCED_LEVELS from a heading, plus the
+    square of (its fill - aim_fill), and the cuts of `horizon` budgets ahead are
+    chosen together at the least total cost (dynamic programming; 1: the next cut alone)."""
+
+    least_fill: float = LEAST_FILL
+    aim_fill: float = AIM_FILL
+    level_cost: float | None = None
+    horizon: int = 1
+
+
+SMART_BALANCE = Balance()
+
 # Below BALANCED_LEVELS (and in the strategies that split an oversized unit): the
 # strongest cut that keeps the chunk at least this full (share of the budget);
 # weaker levels must fill more to be worth it.
@@ -65,6 +84,7 @@ class Strategy:
     # budget of the chunk's end, no overlap rather than one that starts mid-sentence
     # (unless overlap_unit="word"). False: a word start then.
     whole_units: bool = False
+    balance: Balance | None = None  # (smart: how its cuts are placed)
 
     @property
     def fallback_levels(self) -> tuple[int, ...]:
@@ -87,6 +107,7 @@ SPECS = {
             STRUCTURE,
             LADDER,
             whole_units=True,
+            balance=SMART_BALANCE,
         ),
         Strategy(
             "topics",
