@@ -372,16 +372,14 @@ def render(rows, options, corpus_ids: list[str]) -> str:
 # -- leave one corpus out ------------------------------------------------------
 # Candidate rules for smart (strategies.Balance), each with how many constants it tunes:
 # the round-2 rule (strongest level first, nearest the aim: least_fill, aim_fill), the
-# same with a cost per level traded against the size (+ level_cost), and that cost
-# over a plan of several chunks at once (+ horizon).
+# same with least_fill tied to the aim (symmetric: 2 * aim - 1), each with and without
+# skipping the break after a lead-in (a colon or a title line: policies.follows_lead_in).
 LOO_SETTINGS = ((200, 0), (250, 0), (400, 0), (512, 64))
 RULES = {
-    **{f"strongest first, aim {aim}": (Balance(aim_fill=aim), 2) for aim in (0.55, 0.65, 0.75, 0.85)},
-    "strongest first, least 0.5, aim 0.75": (Balance(least_fill=0.5, aim_fill=0.75), 2),
-    **{f"cost {cost}/level, aim {aim}": (Balance(aim_fill=aim, level_cost=cost), 3)
-       for cost in (0.01, 0.03, 0.1) for aim in (0.65, 0.8)},
-    **{f"plan 4 budgets, cost {cost}/level, aim {aim}": (Balance(aim_fill=aim, level_cost=cost, horizon=4), 4)
-       for cost in (0.01, 0.03, 0.1) for aim in (0.65, 0.8)},
+    **{f"strongest first, aim {aim}{', lead-ins' if lead else ''}": (Balance(aim_fill=aim, lead_ins=lead), 2)
+       for lead in (False, True) for aim in (0.55, 0.65, 0.75)},
+    **{f"symmetric, aim {aim}{', lead-ins' if lead else ''}": (Balance(least_fill=None, aim_fill=aim, lead_ins=lead), 1)
+       for lead in (False, True) for aim in (0.6, 0.65, 0.7)},
 }
 
 

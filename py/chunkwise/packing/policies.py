@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..text.separators import skip_space, trim_end
 from .cuts import Candidate
+from ..types import LINE, PARAGRAPH, ROW
 from .strategies import BALANCED_LEVELS, CODE, END, FARTHEST, SECTIONS, STRUCTURE, TOPICS, WINDOWS, Balance, Strategy
 
 if TYPE_CHECKING:
@@ -38,20 +39,25 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
     text, seps, budget = job.text, job.seps, job.settings.max_tokens
     # At least least_fill of new text: past the overlap (the floor), not counting it,
     # or a chunk would repeat its neighbours and add a sentence.
-    least = math.ceil(balance.least_fill * budget)
+    least_fill = 2 * balance.aim_fill - 1 if balance.least_fill is None else balance.least_fill
+    least = math.ceil(least_fill * budget)
     lo = max(skip_space(text, w.floor) + 1, job._fill_offset(w.floor, least))
     if lo > w.hi or seps.has_code(w.a, w.hi):
         return None
-    if balance.level_cost is not None:
-        return _planned_cut(job, w, balance, lo, least)
     # the strongest level, and of its cuts the one nearest the aim (the earlier on a tie)
     goal = min(max(lo, job._fill_offset(w.a, math.ceil(balance.aim_fill * budget))), w.hi)
+    skip = (lambda c: follows_lead_in(text, c)) if balance.lead_ins else None
     for level in BALANCED_LEVELS:
         before = seps.last(level, lo, goal)
+        while before is not None and skip and level in _LINE_BREAKS and skip(before):
+            before = seps.last(level, lo, before - 1)
         # a cut after the goal wins only when it is nearer than the one before
         # (a tie goes to the earlier): it is looked for no farther than that
         reach = w.hi if before is None else min(w.hi, 2 * goal - before - 1)
-        after = seps.first(level, goal + 1, reach) if reach > goal else None
+        after = None
+        if reach > goal:
+            found = seps.cuts(level, goal + 1, reach)
+            after = next((c for c in found if not (skip and level in _LINE_BREAKS and skip(c))), None)
         if after is not None:
             return Candidate(after, level)
         if before is not None:
@@ -59,58 +65,36 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
     return None
 
 
-def _planned_cut(job: ChunkJob, w: Window, balance: Balance, lo: int, least: int) -> Candidate | None:
-    """The first cut of the cheapest plan for the next `horizon` budgets of text: each
-    chunk costs level_cost per step down BALANCED_LEVELS plus (fill - aim_fill)^2,
-    a chunk after the first holds least..budget - overlap tokens of new text (the
-    overlap counted in its fill), and the plan ends within a chunk of the horizon
-    (or at the text's end, whose last chunk costs only what it is over the aim)."""
-    text, seps, index = job.text, job.seps, job.index
-    budget, overlap = job.settings.max_tokens, job.settings.overlap
-    end = w.hi
-    if balance.horizon > 1:
-        far = min(job.stop, job._reach(w.a, balance.horizon * budget))
-        if far > w.hi and not seps.has_code(w.hi, far):
-            end = far
-    level_at: dict[int, int] = {}
-    for level in BALANCED_LEVELS:  # the strongest level at each offset
-        for cut in seps.cuts(level, lo, end):
-            level_at.setdefault(cut, level)
-    if not level_at:
-        return None
-    cuts = sorted(level_at)
-    tokens = index.tokens_before_each(cuts)
-    t0, room = index.tokens_before(w.a), budget - overlap
-    steps = [BALANCED_LEVELS.index(level_at[c]) * balance.level_cost for c in cuts]
-    aim, inf = balance.aim_fill, math.inf
-    cost, first = [inf] * len(cuts), [0] * len(cuts)  # the cheapest plan up to each cut, and its first cut
-    for j, c in enumerate(cuts):
-        if c <= w.hi and trim_end(text, w.a, c) > w.floor:
-            cost[j], first[j] = steps[j] + ((tokens[j] - t0) / budget - aim) ** 2, j
-        if end == w.hi:
-            continue  # one chunk ahead only
-        for i in range(j - 1, -1, -1):
-            new = tokens[j] - tokens[i]
-            if new > room:
-                break
-            if new >= least and cost[i] < inf:
-                v = cost[i] + steps[j] + ((new + overlap) / budget - aim) ** 2
-                if v < cost[j]:
-                    cost[j], first[j] = v, first[i]
-    if end >= job.stop:  # the last chunk runs to the end of the text
-        rest = index.tokens_before(job.stop)
-        total = [cost[j] + max(0.0, (rest - tokens[j] + overlap) / budget - aim) ** 2 if rest - tokens[j] <= room else inf
-                 for j in range(len(cuts))]
-    else:
-        far = index.tokens_before(end)
-        total = [cost[j] if far - tokens[j] <= room else inf for j in range(len(cuts))]
-    if min(total) == inf:
-        total = cost
-    best = min(range(len(cuts)), key=total.__getitem__)
-    if total[best] == inf:
-        return None
-    cut = cuts[first[best]]
-    return Candidate(cut, level_at[cut])
+_LINE_BREAKS = (PARAGRAPH, ROW, LINE)
+_PUNCTUATED = ".!?…‽؟।॥۔。！？｡,;—–-\"'”’»›)]}"  # a line ending so ends a sentence, a clause or a quote
+_TITLE_READ = 200  # a line longer than this is no title (and is read no farther back)
+
+
+def follows_lead_in(text: str, cut: int) -> bool:
+    """Is the line break at cut right after a lead-in, a line that belongs with the text
+    after it: one that ends in a colon ("...by segment (in millions):" before its table),
+    or a title (no punctuation at its end, starting a paragraph or after a punctuated line, shorter than
+    the line after it: "Note 4. Income taxes", "= = Gameplay = ="; a table's or a list's
+    rows follow rows like them)?"""
+    end = trim_end(text, max(0, cut - _TITLE_READ), cut)
+    if end == 0 or end <= cut - _TITLE_READ:
+        return False
+    last = text[end - 1]
+    if last in ":：":
+        return True
+    if last in _PUNCTUATED:
+        return False
+    start = text.rfind("\n", max(0, end - _TITLE_READ), end) + 1
+    if start == 0 and end > _TITLE_READ:
+        return False
+    # a title starts a paragraph or follows a punctuated line: right after an
+    # unpunctuated one it is the last row of a table or list
+    before = trim_end(text, max(0, start - _TITLE_READ), start)
+    if before > 0 and text.count("\n", before, start) == 1 and text[before - 1] not in _PUNCTUATED:
+        return False
+    after = skip_space(text, cut)
+    line_end = text.find("\n", after, after + _TITLE_READ + 1)
+    return (len(text) if line_end == -1 else line_end) - after > end - start
 
 
 class TopicShifts(StructureFirst):

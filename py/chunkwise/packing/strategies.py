@@ -28,18 +28,15 @@ AIM_FILL = 0.65
 
 @dataclass(frozen=True)
 class Balance:
-    """How smart places its cuts among the BALANCED_LEVELS' breaks (policies.balanced_cut).
+    """How smart places its cuts among the BALANCED_LEVELS' breaks (policies.balanced_cut):
+    the strongest level with a cut that leaves at least least_fill of the budget of new
+    text, and of its cuts the one nearest aim_fill. (A cost per level traded against the
+    size, alone or planned over four budgets by dynamic programming, was measured by
+    leave-one-corpus-out and did no better: issue 31.)"""
 
-    level_cost None: the strongest level with a cut at least least_fill of new text,
-    and of its cuts the one nearest aim_fill (the rule of round 2). A number: each
-    chunk costs level_cost per step down BALANCED_LEVELS from a heading, plus the
-    square of (its fill - aim_fill), and the cuts of `horizon` budgets ahead are
-    chosen together at the least total cost (dynamic programming; 1: the next cut alone)."""
-
-    least_fill: float = LEAST_FILL
+    least_fill: float | None = LEAST_FILL  # None: 2 * aim_fill - 1 (the aim midway between it and the budget)
     aim_fill: float = AIM_FILL
-    level_cost: float | None = None
-    horizon: int = 1
+    lead_ins: bool = False  # skip a line or paragraph break after a lead-in (policies.follows_lead_in)
 
 
 SMART_BALANCE = Balance()
