@@ -181,3 +181,18 @@ def test_a_chunkwise_row_is_paired_with_recursive_at_its_size_and_overlap():
     assert retrieval.baseline_for(rows, rows[2]) is rows[1]
     assert retrieval.baseline_for(rows, rows[3]) is rows[0]  # no recursive 250/32: the same size, no overlap
     assert retrieval.baseline_for(rows, rows[4]) is None
+
+
+def test_loo_score_is_the_smaller_relative_change_and_smart_rule_restores_smart():
+    base = _row("langchain recursive", 200, 0, [0.5, 0.5], [0.10, 0.10], [0.2, 0.2])
+    better_recall = _row("chunkwise smart", 200, 0, [0.6, 0.6], [0.09, 0.09], [0.2, 0.2])
+    mask = np.array([True, True])
+    score, d_recall, d_iou = retrieval.loo_score(better_recall, base, mask)
+    assert score == pytest.approx(-10.0)  # IoU 10% worse outweighs recall 20% better
+    assert (d_recall, d_iou) == (pytest.approx(10.0), pytest.approx(-1.0))
+    assert retrieval.loo_score(base, base, mask)[0] == 0.0
+    text = "A first sentence here. " * 30 + "\n\n" + "Another paragraph follows. " * 30
+    before = chunkwise.chunk(text, max_tokens=60, overlap=0)
+    with retrieval.smart_rule(retrieval.Balance(aim_fill=0.95)):
+        assert chunkwise.chunk(text, max_tokens=60, overlap=0) != before
+    assert chunkwise.chunk(text, max_tokens=60, overlap=0) == before
