@@ -10,13 +10,18 @@ Data: the corpora and questions in ROOT/../shared/retrieval-eval (or the folder
 CHUNKWISE_RETRIEVAL_DATA names). All chunks of all corpora form one pool; each
 question retrieves its top k = 5 by cosine similarity of all-MiniLM-L6-v2
 embeddings (bench/minilm.py, cached in .cache/). In the same run LangChain's
-RecursiveCharacterTextSplitter and TokenTextSplitter (cl100k length) are
-measured beside chunkwise, and the published rows are printed with them.
+RecursiveCharacterTextSplitter (at its published settings and at each of
+--settings) and TokenTextSplitter (cl100k length) are measured beside chunkwise,
+and the published rows are printed with them. Each row is also broken down by
+the question's corpus (the retrieval stays pooled), each chunkwise row with its
+paired difference from recursive at the same setting.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import dataclasses
 import json
 import os
 import pathlib
@@ -32,7 +37,7 @@ import numpy as np  # noqa: E402
 import spans  # noqa: E402
 
 import chunkwise  # noqa: E402
-from chunkwise.packing.strategies import STRATEGIES  # noqa: E402
+from chunkwise.packing.strategies import SPECS, STRATEGIES, Balance  # noqa: E402
 
 K = 5
 # Paired bootstrap over the questions: how sure a difference from the recursive
@@ -221,6 +226,26 @@ def paired_difference(a: list[float], b: list[float]) -> tuple[float, float, flo
     return float(d.mean()), float(lo), float(hi)
 
 
+MEASURES = ("recall", "iou", "omega")  # the per-question measures the paired and per-corpus tables show
+
+
+def corpus_means(row: dict, corpus_ids: list[str]) -> dict[str, dict[str, float]]:
+    """The row's mean recall, IoU and Ω over each corpus's questions (in %), the
+    retrieval itself pooled as ever: only the averaging is per corpus."""
+    ids = np.asarray(corpus_ids)
+    return {
+        cid: {m: 100 * float(np.mean(np.asarray(row["per_question"][m])[ids == cid])) for m in MEASURES}
+        for cid in dict.fromkeys(corpus_ids)
+    }
+
+
+def baseline_for(rows: list[dict], row: dict) -> dict | None:
+    """The recursive row a chunkwise row is paired with: the same size and overlap,
+    else the same size with no overlap."""
+    recursive = {(r["size"], r["overlap"]): r for r in rows if r["chunker"] == "langchain recursive"}
+    return recursive.get((row["size"], row["overlap"])) or recursive.get((row["size"], 0))
+
+
 def parse_settings(value: str):
     out = []
     for item in value.split(","):
@@ -239,6 +264,9 @@ def main(argv=None) -> int:
     ap.add_argument("--langchain", default="recursive,tokens", metavar="NAMES",
                     help="which LangChain splitters to measure beside chunkwise (recursive, tokens)")
     ap.add_argument("--out", default=str(ROOT / "bench-results"), help="folder for retrieval.md/json")
+    ap.add_argument("--leave-one-out", action="store_true",
+                    help="pick smart's rule (RULES) on two corpora, report it on the third, for each corpus"
+                    f" (at --settings, default here {','.join(f'{s}/{o}' for s, o in LOO_SETTINGS)})")
     args = ap.parse_args(argv)
 
     started = time.perf_counter()
@@ -253,11 +281,24 @@ def main(argv=None) -> int:
         name, _, value = item.partition("=")
         options[name] = int(value) if value.lstrip("-").isdigit() else value
 
+    if args.leave_one_out:
+        settings = parse_settings(args.settings) if "--settings" in (argv or sys.argv) else list(LOO_SETTINGS)
+        table = leave_one_out(corpora, questions, settings, lambda pieces: evaluate(pieces, questions, q_vectors, cache, starts, enc))
+        print(table)
+        out = pathlib.Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "retrieval-loo.md").write_text(table, encoding="utf-8")
+        print(f"({time.perf_counter() - started:.0f} s; {cache.computed} texts embedded; written to {out}/retrieval-loo.md)",
+              file=sys.stderr)
+        return 0
+
     runs = []
     if not args.no_langchain:
         wanted = args.langchain.split(",")
+        # recursive at its published settings and at each requested one: the paired baseline
+        recursive_settings = list(dict.fromkeys(((200, 0), (250, 0), (250, 125), *parse_settings(args.settings))))
         for name, fn, settings in (
-            ("langchain recursive", recursive_pieces, ((200, 0), (250, 0), (250, 125))),
+            ("langchain recursive", recursive_pieces, recursive_settings),
             ("langchain tokens", token_pieces, ((200, 0), (250, 125))),
         ):
             if name.split()[-1] not in wanted:
@@ -280,7 +321,10 @@ def main(argv=None) -> int:
         print(f"  {name} {size}/{overlap}: IoU {row['iou']:.1f}, Ω {row['omega']:.1f}"
               f" ({time.perf_counter() - t0:.0f} s, {cache.computed} embedded so far)", file=sys.stderr, flush=True)
 
-    table = render(rows, options)
+    corpus_ids = [cid for _, cid, _ in questions]
+    for row in rows:
+        row["by_corpus"] = corpus_means(row, corpus_ids)
+    table = render(rows, options, corpus_ids)
     print(table)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -292,9 +336,9 @@ def main(argv=None) -> int:
     return 0
 
 
-def render(rows, options) -> str:
+def render(rows, options, corpus_ids: list[str]) -> str:
     lines = [
-        f"Retrieval on chatlogs, state_of_the_union, wikitexts (276 questions), all-MiniLM-L6-v2, k = {K}."
+        f"Retrieval on {', '.join(dict.fromkeys(corpus_ids))} ({len(corpus_ids)} questions), all-MiniLM-L6-v2, k = {K}."
         + (f" chunkwise options: {options}." if options else ""),
         "",
         "| chunker | size/overlap | recall | precision | IoU | Precision Ω | chunks | mean tokens | mid-sentence starts (all / with overlap) |",
@@ -307,22 +351,118 @@ def render(rows, options) -> str:
             f" | {r['omega']:.1f} | {r['chunks']} | {r['mean_tokens']:.0f} | {100 * r['mid_sentence']:.1f}%"
             f" / {'-' if mo is None else f'{100 * mo:.1f}%'} |"
         )
-    baselines = {r["size"]: r for r in rows if r["chunker"] == "langchain recursive" and r["overlap"] == 0}
-    paired = [r for r in rows if r["chunker"].startswith("chunkwise") and r["size"] in baselines]
+    paired = [(r, baseline_for(rows, r)) for r in rows if r["chunker"].startswith("chunkwise")]
+    paired = [(r, b) for r, b in paired if b is not None]
     if paired:
-        lines += ["", "Against LangChain recursive at the same size with no overlap: mean difference per question"
-                  " in points [95% paired bootstrap interval]; an interval that holds 0 is no difference this data can show.",
-                  "", "| chunker | size/overlap | recall | IoU | Precision Ω |", "|---|---|---|---|---|"]
-        for r in paired:
-            base = baselines[r["size"]]["per_question"]
-            cells = [paired_difference(r["per_question"][k], base[k]) for k in ("recall", "iou", "omega")]
-            lines.append(f"| {r['chunker']} | {r['size']}/{r['overlap']} | "
+        lines += ["", "Against LangChain recursive at the same size and overlap (else the same size with none): mean difference"
+                  " per question in points [95% paired bootstrap interval]; an interval that holds 0 is no difference this data can show.",
+                  "", "| chunker | size/overlap | against | recall | IoU | Precision Ω |", "|---|---|---|---|---|---|"]
+        for r, base in paired:
+            cells = [paired_difference(r["per_question"][m], base["per_question"][m]) for m in MEASURES]
+            lines.append(f"| {r['chunker']} | {r['size']}/{r['overlap']} | {base['size']}/{base['overlap']} | "
                          + " | ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in cells) + " |")
+    lines += ["", *render_per_corpus(rows, corpus_ids)]
     lines += ["", "Published (five corpora, same model and k):", "",
               "| chunker | size/overlap | recall | precision | IoU | Precision Ω |", "|---|---|---|---|---|---|"]
     for name, setting, *numbers in PUBLISHED:
         lines.append(f"| {name} | {setting} | " + " | ".join(f"{x:.1f}" for x in numbers) + " |")
     return "\n".join(lines) + "\n"
+
+
+# -- leave one corpus out ------------------------------------------------------
+# Candidate rules for smart (strategies.Balance), each with how many constants it tunes:
+# the round-2 rule (strongest level first, nearest the aim: least_fill, aim_fill), the
+# same with least_fill tied to the aim (symmetric: 2 * aim - 1), each with and without
+# skipping the break after a lead-in (a colon or a title line: policies.follows_lead_in).
+LOO_SETTINGS = ((200, 0), (250, 0), (400, 0), (512, 64))
+RULES = {
+    **{f"strongest first, aim {aim}{', lead-ins' if lead else ''}": (Balance(aim_fill=aim, lead_ins=lead), 2)
+       for lead in (False, True) for aim in (0.55, 0.65, 0.75)},
+    **{f"symmetric, aim {aim}{', lead-ins' if lead else ''}": (Balance(least_fill=None, aim_fill=aim, lead_ins=lead), 1)
+       for lead in (False, True) for aim in (0.6, 0.65, 0.7)},
+}
+
+
+@contextlib.contextmanager
+def smart_rule(balance: Balance):
+    """smart placing its cuts by another Balance while in the block (a ChunkJob reads SPECS when it starts)."""
+    spec = SPECS["smart"]
+    SPECS["smart"] = dataclasses.replace(spec, balance=balance)
+    try:
+        yield
+    finally:
+        SPECS["smart"] = spec
+
+
+def loo_score(row: dict, base: dict, mask) -> tuple[float, float, float]:
+    """(score, Δ recall, Δ IoU) of a rule's row against recursive's over the masked
+    questions; the score is the smaller of the two relative changes (in %), since a
+    rule must keep recall and improve IoU to beat recursive."""
+    mean = lambda r, m: float(np.mean(np.asarray(r["per_question"][m])[mask]))  # noqa: E731
+    recall, iou = (mean(row, m) / max(mean(base, m), 1e-9) - 1 for m in ("recall", "iou"))
+    return 100 * min(recall, iou), 100 * (mean(row, "recall") - mean(base, "recall")), 100 * (mean(row, "iou") - mean(base, "iou"))
+
+
+def leave_one_out(corpora, questions, settings, measure, rules=None) -> str:
+    """For each corpus: the rule with the best mean loo_score over `settings` on the
+    other corpora's questions, and its scores on this corpus's. The retrieval is pooled
+    as ever (the held-out corpus's chunks are in the pool, as distractors only)."""
+    rules = RULES if rules is None else rules
+    ids = np.asarray([cid for _, cid, _ in questions])
+    base = {st: measure([p for cid, t in corpora.items() for p in recursive_pieces(cid, t, *st)]) for st in settings}
+    rows = {}
+    for name, (balance, _) in rules.items():
+        with smart_rule(balance):
+            rows[name] = {st: measure([p for cid, t in corpora.items() for p in chunkwise_pieces(cid, t, *st, "smart")])
+                          for st in settings}
+        print(f"  {name}: " + ", ".join(f"{s}/{o} recall {r['recall']:.1f} IoU {r['iou']:.1f}"
+                                       for (s, o), r in rows[name].items()), file=sys.stderr, flush=True)
+
+    def score(name, mask):
+        per = [loo_score(rows[name][st], base[st], mask) for st in settings]
+        return tuple(float(np.mean([p[k] for p in per])) for k in range(3)), per
+
+    names = ", ".join(f"{s}/{o}" for s, o in settings)
+    lines = [f"Leave one corpus out: smart's rule picked on two corpora, reported on the third, at {names}."
+             " Score: the mean over the settings of min(relative change of recall, of IoU) against recursive, in %;"
+             " Δ recall and Δ IoU in points (means over the settings).", "",
+             "| rule | constants | " + " | ".join(f"{c} (score / Δ recall / Δ IoU)" for c in dict.fromkeys(ids))
+             + " | all (score / Δ recall / Δ IoU) |", "|---|---|" + "---|" * (len(set(ids)) + 1)]
+    for name, (_, constants) in rules.items():
+        cells = [score(name, ids == cid)[0] for cid in dict.fromkeys(ids)] + [score(name, ids == ids)[0]]
+        lines.append(f"| {name} | {constants} | " + " | ".join(f"{a:+.1f} / {b:+.1f} / {c:+.1f}" for a, b, c in cells) + " |")
+    lines += ["", "| held out | picked on the other two (their score) | held-out score | held-out Δ recall / Δ IoU per setting |",
+              "|---|---|---|---|"]
+    for cid in dict.fromkeys(ids):
+        # the best score on the other corpora; fewer constants first on a tie
+        pick = max(rules, key=lambda n: (round(score(n, ids != cid)[0][0], 1), -rules[n][1]))
+        (held, _, _), per = score(pick, ids == cid)
+        lines.append(f"| {cid} | {pick} ({score(pick, ids != cid)[0][0]:+.1f}) | {held:+.1f} | "
+                     + ", ".join(f"{s}/{o}: {p[1]:+.1f} / {p[2]:+.1f}" for (s, o), p in zip(settings, per)) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def render_per_corpus(rows, corpus_ids: list[str]) -> list[str]:
+    """Each corpus's recall, IoU and Ω for each row, and a chunkwise row's paired
+    difference from its recursive baseline over that corpus's questions."""
+    ids = np.asarray(corpus_ids)
+    lines = ["Per corpus (the same pooled retrieval, each corpus's questions averaged apart); Δ: against recursive as above,"
+             " over that corpus's questions.", "",
+             "| corpus | chunker | size/overlap | recall | IoU | Precision Ω | Δ recall | Δ IoU | Δ Ω |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for cid in dict.fromkeys(corpus_ids):
+        mask = ids == cid
+        for r in rows:
+            means = corpus_means(r, corpus_ids)[cid]
+            base = baseline_for(rows, r) if r["chunker"].startswith("chunkwise") else None
+            deltas = ["-"] * 3 if base is None else [
+                "{:+.1f} [{:+.1f}, {:+.1f}]".format(*paired_difference(
+                    np.asarray(r["per_question"][m])[mask], np.asarray(base["per_question"][m])[mask]))
+                for m in MEASURES
+            ]
+            lines.append(f"| {cid} ({int(mask.sum())}) | {r['chunker']} | {r['size']}/{r['overlap']} | "
+                         + " | ".join(f"{means[m]:.1f}" for m in MEASURES) + " | " + " | ".join(deltas) + " |")
+    return lines
 
 
 if __name__ == "__main__":

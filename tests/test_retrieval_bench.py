@@ -147,3 +147,52 @@ def test_chunkwise_pieces_embed_the_context_and_score_the_text():
     # ...and without it the embedded text is the slice
     assert plain and all(p.text == text[p.start : p.end] for p in plain)
     assert retrieval.chunkwise_pieces("t", text, 40, 0, "smart", context="none")[0].text == plain[0].text
+
+
+def _row(chunker, size, overlap, recall, iou, omega):
+    return {"chunker": chunker, "size": size, "overlap": overlap,
+            "per_question": {"recall": recall, "iou": iou, "omega": omega}}
+
+
+def test_per_corpus_means_and_their_paired_differences():
+    corpus_ids = ["a", "a", "b", "b", "b"]
+    recursive = _row("langchain recursive", 200, 0, [1.0, 0.5, 0.0, 0.0, 0.3], [0.1] * 5, [0.2] * 5)
+    smart = _row("chunkwise smart", 200, 0, [1.0, 1.0, 0.0, 0.3, 0.3], [0.2] * 2 + [0.1] * 3, [0.2] * 5)
+    means = retrieval.corpus_means(smart, corpus_ids)
+    assert list(means) == ["a", "b"]
+    assert means["a"] == pytest.approx({"recall": 100.0, "iou": 20.0, "omega": 20.0})
+    assert means["b"] == pytest.approx({"recall": 20.0, "iou": 10.0, "omega": 20.0})
+    # the pooled mean is the questions' mean, not the corpora's
+    assert np.mean(smart["per_question"]["recall"]) * 100 == pytest.approx((2 * 100.0 + 3 * 20.0) / 5)
+    lines = retrieval.render_per_corpus([recursive, smart], corpus_ids)
+    row_a = next(line for line in lines if line.startswith("| a (2) | chunkwise smart"))
+    # corpus a: recall +25 points on average (0 and +50), IoU +10 on both questions
+    assert row_a.split(" | ")[3:6] == ["100.0", "20.0", "20.0"]
+    assert "+25.0 [" in row_a and "+10.0 [+10.0, +10.0]" in row_a
+    row_b = next(line for line in lines if line.startswith("| b (3) | chunkwise smart"))
+    assert "+10.0 [" in row_b and "+0.0 [+0.0, +0.0]" in row_b  # recall +10 (0, +30, 0); IoU the same
+    assert next(line for line in lines if line.startswith("| b (3) | langchain recursive")).endswith("| - | - | - |")
+
+
+def test_a_chunkwise_row_is_paired_with_recursive_at_its_size_and_overlap():
+    rows = [_row("langchain recursive", 250, 0, [0], [0], [0]), _row("langchain recursive", 250, 125, [0], [0], [0]),
+            _row("chunkwise smart", 250, 125, [0], [0], [0]), _row("chunkwise smart", 250, 32, [0], [0], [0]),
+            _row("chunkwise smart", 400, 0, [0], [0], [0])]
+    assert retrieval.baseline_for(rows, rows[2]) is rows[1]
+    assert retrieval.baseline_for(rows, rows[3]) is rows[0]  # no recursive 250/32: the same size, no overlap
+    assert retrieval.baseline_for(rows, rows[4]) is None
+
+
+def test_loo_score_is_the_smaller_relative_change_and_smart_rule_restores_smart():
+    base = _row("langchain recursive", 200, 0, [0.5, 0.5], [0.10, 0.10], [0.2, 0.2])
+    better_recall = _row("chunkwise smart", 200, 0, [0.6, 0.6], [0.09, 0.09], [0.2, 0.2])
+    mask = np.array([True, True])
+    score, d_recall, d_iou = retrieval.loo_score(better_recall, base, mask)
+    assert score == pytest.approx(-10.0)  # IoU 10% worse outweighs recall 20% better
+    assert (d_recall, d_iou) == (pytest.approx(10.0), pytest.approx(-1.0))
+    assert retrieval.loo_score(base, base, mask)[0] == 0.0
+    text = "A first sentence here. " * 30 + "\n\n" + "Another paragraph follows. " * 30
+    before = chunkwise.chunk(text, max_tokens=60, overlap=0)
+    with retrieval.smart_rule(retrieval.Balance(aim_fill=0.95)):
+        assert chunkwise.chunk(text, max_tokens=60, overlap=0) != before
+    assert chunkwise.chunk(text, max_tokens=60, overlap=0) == before

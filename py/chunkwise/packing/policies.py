@@ -3,10 +3,13 @@ chunk's cut is picked in its window, from the packer's candidate finders.
 """
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
+from ..text.separators import skip_space, trim_end
 from .cuts import Candidate
-from .strategies import CODE, END, FARTHEST, SECTIONS, STRUCTURE, TOPICS, WINDOWS, Strategy
+from ..types import LINE, PARAGRAPH, ROW
+from .strategies import BALANCED_LEVELS, CODE, END, FARTHEST, SECTIONS, STRUCTURE, TOPICS, WINDOWS, Balance, Strategy
 
 if TYPE_CHECKING:
     from .cuts import Window
@@ -22,9 +25,76 @@ class StructureFirst:
 
     def __init__(self, strategy: Strategy):
         self.levels = strategy.levels
+        self.balance = strategy.balance
 
     def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        return job.balanced_cut(w) or job.structure_first(w, self.levels)
+        return balanced_cut(job, w, self.balance) or job.structure_first(w, self.levels)
+
+
+def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None:
+    """smart on prose: a cut at a BALANCED_LEVELS break that leaves the chunk at least
+    least_fill of the budget of new text, placed by the Balance (strategies.py); None
+    when no such cut is in the window, or the window meets fenced code (whose cuts
+    follow the code ladder: structure_first)."""
+    text, seps, budget = job.text, job.seps, job.settings.max_tokens
+    # At least least_fill of new text: past the overlap (the floor), not counting it,
+    # or a chunk would repeat its neighbours and add a sentence.
+    least_fill = 2 * balance.aim_fill - 1 if balance.least_fill is None else balance.least_fill
+    least = math.ceil(least_fill * budget)
+    lo = max(skip_space(text, w.floor) + 1, job._fill_offset(w.floor, least))
+    if lo > w.hi or seps.has_code(w.a, w.hi):
+        return None
+    # the strongest level, and of its cuts the one nearest the aim (the earlier on a tie)
+    goal = min(max(lo, job._fill_offset(w.a, math.ceil(balance.aim_fill * budget))), w.hi)
+    skip = (lambda c: follows_lead_in(text, c)) if balance.lead_ins else None
+    for level in BALANCED_LEVELS:
+        before = seps.last(level, lo, goal)
+        while before is not None and skip and level in _LINE_BREAKS and skip(before):
+            before = seps.last(level, lo, before - 1)
+        # a cut after the goal wins only when it is nearer than the one before
+        # (a tie goes to the earlier): it is looked for no farther than that
+        reach = w.hi if before is None else min(w.hi, 2 * goal - before - 1)
+        after = None
+        if reach > goal:
+            found = seps.cuts(level, goal + 1, reach)
+            after = next((c for c in found if not (skip and level in _LINE_BREAKS and skip(c))), None)
+        if after is not None:
+            return Candidate(after, level)
+        if before is not None:
+            return Candidate(before, level)
+    return None
+
+
+_LINE_BREAKS = (PARAGRAPH, ROW, LINE)
+_PUNCTUATED = ".!?…‽؟।॥۔。！？｡,;—–-\"'”’»›)]}"  # a line ending so ends a sentence, a clause or a quote
+_TITLE_READ = 200  # a line longer than this is no title (and is read no farther back)
+
+
+def follows_lead_in(text: str, cut: int) -> bool:
+    """Is the line break at cut right after a lead-in, a line that belongs with the text
+    after it: one that ends in a colon ("...by segment (in millions):" before its table),
+    or a title (no punctuation at its end, starting a paragraph or after a punctuated line, shorter than
+    the line after it: "Note 4. Income taxes", "= = Gameplay = ="; a table's or a list's
+    rows follow rows like them)?"""
+    end = trim_end(text, max(0, cut - _TITLE_READ), cut)
+    if end == 0 or end <= cut - _TITLE_READ:
+        return False
+    last = text[end - 1]
+    if last in ":：":
+        return True
+    if last in _PUNCTUATED:
+        return False
+    start = text.rfind("\n", max(0, end - _TITLE_READ), end) + 1
+    if start == 0 and end > _TITLE_READ:
+        return False
+    # a title starts a paragraph or follows a punctuated line: right after an
+    # unpunctuated one it is the last row of a table or list
+    before = trim_end(text, max(0, start - _TITLE_READ), start)
+    if before > 0 and text.count("\n", before, start) == 1 and text[before - 1] not in _PUNCTUATED:
+        return False
+    after = skip_space(text, cut)
+    line_end = text.find("\n", after, after + _TITLE_READ + 1)
+    return (len(text) if line_end == -1 else line_end) - after > end - start
 
 
 class TopicShifts(StructureFirst):
