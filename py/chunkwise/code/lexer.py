@@ -87,7 +87,23 @@ def _patterns(lang: Language):
     block = {f"block:{o}": (c, nests) for o, c, nests in lang.block_comments}
     decl = re.compile(lang.decl) if lang.decl else None
     transparent = re.compile(lang.transparent) if lang.transparent else None
-    return kinds, trigger, events, block, decl, transparent
+    return kinds, trigger, events, block, decl, transparent, _line_head(lang)
+
+
+def _line_head(lang: Language) -> re.Pattern:
+    """What a line outside strings and comments starts with, in one match (the definitions
+    read it at every line start): its indentation (group "i"), then a line break or the
+    end ("b": a blank line), a comment's opener ("c"); in brace languages a closing
+    bracket ("x") or, failing those, a definition ("d"). m.lastgroup names which."""
+    markers = [*lang.line_comments, *(open_ for open_, _, _ in lang.block_comments)]
+    alternatives = [r"(?P<b>[\r\n]|\Z)"]
+    if markers:
+        alternatives.append("(?P<c>" + "|".join(re.escape(m) for m in markers) + ")")
+    if lang.structure == "braces":
+        alternatives.append(r"(?P<x>[)\]}])")
+        if lang.decl:
+            alternatives.append(f"(?P<d>{lang.decl})")
+    return re.compile(r"(?P<i>[ \t\f\v]*+)(?:" + "|".join(alternatives) + ")?")
 
 
 class Lexer:
