@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..unicode import classes
 from .definitions import DefinitionTracker, _finish
 from .languages import LANGUAGES, Language
-from .lexer import Lexer, _patterns
+from .lexer import Lexer, _line_heads, _patterns
 from .markup import MarkupScanner
 from .python_ast import AST_LIMIT, _python_defs
 from .structure import CodeStructure
@@ -69,4 +69,5 @@ class _Scanner(Lexer, DefinitionTracker, MarkupScanner):
         self.open_defs: list[tuple[int, int, int, str, bool]] = []  # (body depth or indent, line index, first, label, transparent)
         self.prev_line_end = 0
         self.sql_open = False
-        self.kinds, self.trigger, self.events, self.block, self.decl, self.transparent, self.head = _patterns(lang)
+        self.kinds, self.trigger, self.events, self.block, self.decl, self.transparent = _patterns(lang)
+        self.head, self.decl_lines = _line_heads(lang)
