@@ -164,6 +164,9 @@ _SPEC_TEXT = re.compile(r"[^{}]*+")  # a format spec's text
 _ELSE_LINE = re.compile(r"(?:elif|else)\b", re.A)
 
 
+_PASSED = frozenset("enczlx")  # the token kinds _Nesting.token leaves to its caller
+
+
 class _Unsafe(Exception):
     """Python's parser must not see this text (_parser_may_read)."""
 
@@ -214,9 +217,9 @@ class _Nesting:
             level[1] = 0
 
     def open(self) -> None:
-        self.op()  # f(x)(y): a call, a subscript or a bracketed atom nests like an operator
+        self.levels[-1][0] += 1  # f(x)(y): a call, a subscript or a bracketed atom nests like an operator
         self.levels.append([0, 0])
-        self.add(_BRACKET)
+        self.add(1 + _BRACKET)  # (the operator's unit and the bracket's, checked at once)
 
     def close(self, floor: int = 1) -> bool:
         """A closing bracket: closes the innermost bracket above the level floor, if any."""
@@ -235,6 +238,8 @@ class _Nesting:
     def token(self, m: re.Match) -> str | None:
         """Count one token; returns its kind where the caller has more to do."""
         kind = m.lastgroup
+        if kind in _PASSED:  # (most tokens: a line break, a closing bracket)
+            return kind
         if kind == "o":
             self.op()
         elif kind == "a":
@@ -260,11 +265,14 @@ class _Nesting:
         return None
 
     def run(self) -> None:
+        levels = self.levels
         for m in _NESTING.finditer(self.text):
-            kind = self.token(m)
-            if kind == "e":
+            kind = m.lastgroup
+            if kind not in _PASSED:
+                self.token(m)
+            elif kind == "e":
                 self.close()
-            elif kind == "n" and len(self.levels) == 1:
+            elif kind == "n" and len(levels) == 1:
                 self.reset(True)
                 self.line(m.end())
 
@@ -276,7 +284,10 @@ class _Nesting:
         if first == len(text) or text[first] in "#\r\n":
             return  # a blank or comment line
         indent = text[pos:first]
-        width = len(indent[indent.rfind("\f") + 1 :].expandtabs(8))  # (a form feed resets the column)
+        if "\t" in indent or "\f" in indent:
+            width = len(indent[indent.rfind("\f") + 1 :].expandtabs(8))  # (a form feed resets the column)
+        else:
+            width = first - pos
         blocks = self.blocks
         while len(blocks) > 1 and blocks[-1][0] > width:
             self.block_cost -= _LEVEL + blocks.pop()[1] * _ELIF
@@ -289,7 +300,8 @@ class _Nesting:
         else:
             self.block_cost -= blocks[-1][1] * _ELIF
             blocks[-1][1] = 0
-        self.add(0)
+        if self.cost + self.block_cost > _DEPTH_LIMIT:  # (add(0))
+            raise _Unsafe
 
     def string(self, m: re.Match) -> None:
         """A string: an f-string's (and a t-string's) replacement fields are code."""
