@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from .structure import CODE, CodeStructure
 from ..types import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
 from ..text.separators import Separators
-from ..unicode.whitespace import skip_space
+from ..unicode.whitespace import CHARS as SPACES, skip_space
 
 _INDENT = re.compile(r"[ \t]*")
 # A line break before a blank line: nothing but whitespace (as str.strip() reads it) up to the next
@@ -139,6 +139,10 @@ class CodeSeparators(Separators):
 def code_chunk_start(text: str, cut: int) -> int:
     """Where the chunk after a cut in code starts: the start of its first non-blank
     line (indentation kept); after a cut inside a line, its next word."""
+    if text[cut : cut + 1] == "\n":  # (the ladder's cuts: most lines have text after their indentation)
+        q = _INDENTATION.match(text, cut + 1).end()
+        if q < len(text) and text[q] not in SPACES:
+            return cut + 1
     p = skip_space(text, cut)
     if p == len(text):
         return p
