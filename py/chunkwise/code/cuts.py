@@ -18,9 +18,11 @@ from bisect import bisect_left, bisect_right
 from .structure import CODE, CodeStructure
 from ..types import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
 from ..text.separators import Separators
-from ..unicode.whitespace import skip_space
+from ..unicode.whitespace import CHARS as SPACES, skip_space
 
 _INDENT = re.compile(r"[ \t]*")
+# A line break before a blank line: nothing but whitespace (as str.strip() reads it) up to the next
+_BLANK_AFTER = re.compile(r"\n[^\S\n]*+(?=\n|\Z)")
 _INDENTATION = re.compile(r"[ \t\f\v]*")  # what a chunk start may keep of its line
 _CODE_LEVELS = (DEFINITION, NESTED, PARAGRAPH, STATEMENT, LINE)
 
@@ -55,26 +57,31 @@ class CodeSeparators(Separators):
         nls, states, depths = structure.nls, structure.states, structure.depths
         n = len(text)
         # depth key of the line after each line break: brackets first, then indentation
-        keys = []
         indent = _INDENT.match
-        for i, nl in enumerate(nls):
-            keys.append(depths[i] * 256 + min(255, indent(text, nl + 1).end() - nl - 1))
+        keys = [d * 256 + min(255, indent(text, nl + 1).end() - nl - 1) for nl, d in zip(nls, depths)]
         stmt_pos = [nl for nl, st in zip(nls, states) if st == CODE]
         stmt_key = [k for k, st in zip(keys, states) if st == CODE]
         # blank lines outside strings: the line break that ends the last non-blank line
+        # (the line after a break is blank when str.strip() leaves nothing of it: found in one
+        # search of the text, as the scan records every line break)
+        if len(nls) == text.count("\n"):
+            blank = {m.start() for m in _BLANK_AFTER.finditer(text)}
+        else:  # pragma: no cover - a scan cut short
+            blank = {nl for nl, nxt in zip(nls, nls[1:] + [n]) if not text[nl + 1 : nxt].strip()}
         par_pos, par_key = [], []
-        prev_blank = True
-        for i, nl in enumerate(nls):
-            nxt = nls[i + 1] if i + 1 < len(nls) else n
-            blank = not text[nl + 1 : nxt].strip()
-            if blank and not prev_blank and states[i] == CODE and nxt < n:
-                j = i + 1  # the next non-blank line's break before it
-                while j < len(nls) and not text[nls[j] + 1 : (nls[j + 1] if j + 1 < len(nls) else n)].strip():
-                    j += 1
-                if j < len(nls):
-                    par_pos.append(nl)
-                    par_key.append(keys[j])
-            prev_blank = blank
+        last = len(nls) - 1
+        for nl in sorted(blank):
+            i = bisect_left(nls, nl)
+            # the first blank line after a non-blank one (the text's first line counts as blank),
+            # with a line after it
+            if i == 0 or i == last or nls[i - 1] in blank or states[i] != CODE:
+                continue
+            j = i + 1  # the next non-blank line's break before it
+            while j <= last and nls[j] in blank:
+                j += 1
+            if j <= last:
+                par_pos.append(nl)
+                par_key.append(keys[j])
         defs: dict[int, int] = {}  # cut -> nesting level (the strongest at that cut)
         for d in structure.definitions:
             if d.start > 0 and text[d.start - 1] == "\n":
@@ -132,6 +139,10 @@ class CodeSeparators(Separators):
 def code_chunk_start(text: str, cut: int) -> int:
     """Where the chunk after a cut in code starts: the start of its first non-blank
     line (indentation kept); after a cut inside a line, its next word."""
+    if text[cut : cut + 1] == "\n":  # (the ladder's cuts: most lines have text after their indentation)
+        q = _INDENTATION.match(text, cut + 1).end()
+        if q < len(text) and text[q] not in SPACES:
+            return cut + 1
     p = skip_space(text, cut)
     if p == len(text):
         return p

@@ -32,16 +32,19 @@ class DefinitionTracker:
         if structure in ("none", "markup"):
             return
         text = self.text
-        first = _INDENT.match(text, pos).end()
-        if first >= self.n or text[first] in "\r\n":
+        head = self.head.match(text, pos)  # (lexer._line_head)
+        kind = head.lastgroup
+        if kind == "b":  # a blank line
             if structure == "braces" and self.pending is not None and self.pending[1] == self.depth:
                 self.pending = None  # a blank line ends a signature that never opened
             return
-        if self._starts_comment(first):
+        if kind == "c":  # a comment line
             return
+        first = head.end("i")
         line = len(self.nls)
         if structure == "braces":
-            self._brace_line(line, first)
+            if kind != "x":  # (a line that starts with a closing bracket: nothing)
+                self._brace_line(line, first, kind == "d")
         elif structure in ("indent", "python", "yaml"):
             if self.depth == 0:
                 self._indent_line(line, pos, first)
@@ -59,21 +62,9 @@ class DefinitionTracker:
                 label = " ".join(words[:3])
                 self.open_defs.append((0, line, first, label, False))
 
-    def _starts_comment(self, first: int) -> bool:
-        text = self.text
-        for marker in self.lang.line_comments:
-            if text.startswith(marker, first):
-                return True
-        for open_, _, _ in self.lang.block_comments:
-            if text.startswith(open_, first):
-                return True
-        return False
-
-    def _brace_line(self, line: int, first: int) -> None:
+    def _brace_line(self, line: int, first: int, decl: bool) -> None:
+        """A line of a brace language that starts at first; decl: a definition starts there."""
         text, pending = self.text, self.pending
-        if text[first] in ")]}":
-            return
-        decl = self.decl is not None and self.decl.match(text, first) is not None
         if pending is not None and pending[1] == self.depth:
             prev = text[self.nls[-2] + 1 if len(self.nls) > 1 else 0 : self.nls[-1]].rstrip() if self.nls else ""
             continues = _CONTINUES_LINE.match(text, first) or prev.endswith(_CONTINUED_BY)

@@ -50,6 +50,7 @@ _OPENER = {
     "heredoc_ruby": (r"<<[~-]?['\"`]?[A-Z_]", "<"), "heredoc_php": (r"<<<", "<"),
 }
 _RAW_RUST = re.compile(r"(#*)\"")
+_LINE_BREAK = re.compile("\n")
 _RAW_CPP = re.compile(r"\"([^()\\\s]{0,16})\(")
 
 
@@ -90,6 +91,28 @@ def _patterns(lang: Language):
     return kinds, trigger, events, block, decl, transparent
 
 
+@functools.lru_cache(maxsize=None)
+def _line_heads(lang: Language) -> tuple[re.Pattern, re.Pattern | None]:
+    """What a line outside strings and comments starts with, in one match (the definitions
+    read it at every line start): its indentation (group "i"), then a line break or the
+    end ("b": a blank line), a comment's opener ("c"); in brace languages a closing
+    bracket ("x") or, failing those, a definition ("d"). m.lastgroup names which.
+    Second, for brace languages, the same as a search for the line starts whose head is
+    a definition (None for the others)."""
+    markers = "|".join(re.escape(m) for m in [*lang.line_comments, *(open_ for open_, _, _ in lang.block_comments)])
+    alternatives = [r"(?P<b>[\r\n]|\Z)"] + ([f"(?P<c>{markers})"] if markers else [])
+    decl_lines = None
+    if lang.structure == "braces":
+        alternatives.append(r"(?P<x>[)\]}])")
+        if lang.decl:
+            alternatives.append(f"(?P<d>{lang.decl})")
+        # (the definition in a lookahead: the match never runs past its line's indentation)
+        not_before = r"[\r\n]|\Z|[)\]}]" + (f"|{markers}" if markers else "")
+        decl_lines = re.compile(rf"^[ \t\f\v]*+(?!{not_before})(?={lang.decl or '(?!)'})", re.M)
+    head = re.compile(r"(?P<i>[ \t\f\v]*+)(?:" + "|".join(alternatives) + ")?")
+    return head, decl_lines
+
+
 class Lexer:
     """The scanner's lexing (scan._Scanner sets the state): its hooks for definitions
     (_line_start, _brace_open, _brace_close, _sql_end, _close_all) are DefinitionTracker's,
@@ -98,13 +121,16 @@ class Lexer:
     # -- line breaks --------------------------------------------------------
     def _mark(self, lo: int, hi: int, state: int) -> None:
         """Record the line breaks inside [lo, hi) as inside a string or comment."""
-        text, nls, states, depths, depth = self.text, self.nls, self.states, self.depths, self.depth
-        i = text.find("\n", lo, hi)
-        while i != -1:
-            nls.append(i)
-            states.append(state)
-            depths.append(depth)
-            i = text.find("\n", i + 1, hi)
+        text = self.text
+        k = text.count("\n", lo, hi)
+        if not k:
+            return
+        if k == 1:
+            self.nls.append(text.find("\n", lo, hi))
+        else:  # (a doc comment, a long string: in one search)
+            self.nls.extend([m.start() for m in _LINE_BREAK.finditer(text, lo, hi)])
+        self.states.extend([state] * k)
+        self.depths.extend([self.depth] * k)
 
     def run(self) -> None:
         structure = self.lang.structure
@@ -112,6 +138,9 @@ class Lexer:
             return self._run_markup()
         text, n, events, kinds, trigger = self.text, self.n, self.events, self.kinds, self.trigger
         self._line_start(0)
+        # A brace language's line that starts no definition while none is pending has
+        # nothing for the definitions: only the others are read (most lines are neither).
+        decl_lines = {d.start() for d in self.decl_lines.finditer(text)} if self.decl_lines is not None else None
         pos = 0
         m = None
         while pos < n:
@@ -145,7 +174,8 @@ class Lexer:
                 self.states.append(CODE)
                 self.depths.append(self.depth)
                 pos = s + 1
-                self._line_start(pos)
+                if decl_lines is None or self.pending is not None or pos in decl_lines:
+                    self._line_start(pos)
             elif kind == "open":
                 if ch == "{":
                     self._brace_open(s)

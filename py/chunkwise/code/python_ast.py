@@ -6,6 +6,7 @@ definitions (definitions.py) stand."""
 from __future__ import annotations
 
 import ast
+import gc
 import io
 import re
 import sys
@@ -32,16 +33,30 @@ def _python_defs(text: str, scanner):
         return None  # ast counts a lone \r as a line break; the scanner does not
     if not _parser_may_read(text):
         return None
+    # The tree is about a hundred thousand nodes a megabyte, with no cycle: the collector's
+    # passes over them, while they are made and until they are freed, took half the parse's
+    # own time (CPython 3.11) and found nothing. So it waits until the tree is gone.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         with warnings.catch_warnings():
             # an invalid escape ("\d") is a DeprecationWarning in 3.11 and a printed SyntaxWarning from 3.12 on
             warnings.simplefilter("ignore")
             tree = ast.parse(text, feature_version=AST_GRAMMAR)
+        found = _tree_defs(tree, scanner.nls, len(text))
+        del tree
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return None
+        return None  # (RecursionError: visiting the tree too)
+    finally:
+        if collecting:
+            gc.enable()
     if sys.version_info[:2] > AST_GRAMMAR and _has_newer_f_strings(text):
         return None
-    nls, n = scanner.nls, len(text)
+    return found
+
+
+def _tree_defs(tree: ast.Module, nls: list[int], n: int) -> list[tuple]:
+    """The definitions of a parsed tree: (first line incl. decorators, end, label, False, def line)."""
     found = []
 
     def visit(body):
@@ -57,10 +72,7 @@ def _python_defs(text: str, scanner):
                 if isinstance(child, list):
                     visit(child)
 
-    try:
-        visit(tree.body)
-    except RecursionError:
-        return None
+    visit(tree.body)
     return found
 
 
@@ -152,6 +164,9 @@ _SPEC_TEXT = re.compile(r"[^{}]*+")  # a format spec's text
 _ELSE_LINE = re.compile(r"(?:elif|else)\b", re.A)
 
 
+_PASSED = frozenset("enczlx")  # the token kinds _Nesting.token leaves to its caller
+
+
 class _Unsafe(Exception):
     """Python's parser must not see this text (_parser_may_read)."""
 
@@ -202,9 +217,9 @@ class _Nesting:
             level[1] = 0
 
     def open(self) -> None:
-        self.op()  # f(x)(y): a call, a subscript or a bracketed atom nests like an operator
+        self.levels[-1][0] += 1  # f(x)(y): a call, a subscript or a bracketed atom nests like an operator
         self.levels.append([0, 0])
-        self.add(_BRACKET)
+        self.add(1 + _BRACKET)  # (the operator's unit and the bracket's, checked at once)
 
     def close(self, floor: int = 1) -> bool:
         """A closing bracket: closes the innermost bracket above the level floor, if any."""
@@ -223,6 +238,8 @@ class _Nesting:
     def token(self, m: re.Match) -> str | None:
         """Count one token; returns its kind where the caller has more to do."""
         kind = m.lastgroup
+        if kind in _PASSED:  # (most tokens: a line break, a closing bracket)
+            return kind
         if kind == "o":
             self.op()
         elif kind == "a":
@@ -248,11 +265,14 @@ class _Nesting:
         return None
 
     def run(self) -> None:
+        levels = self.levels
         for m in _NESTING.finditer(self.text):
-            kind = self.token(m)
-            if kind == "e":
+            kind = m.lastgroup
+            if kind not in _PASSED:
+                self.token(m)
+            elif kind == "e":
                 self.close()
-            elif kind == "n" and len(self.levels) == 1:
+            elif kind == "n" and len(levels) == 1:
                 self.reset(True)
                 self.line(m.end())
 
@@ -264,7 +284,10 @@ class _Nesting:
         if first == len(text) or text[first] in "#\r\n":
             return  # a blank or comment line
         indent = text[pos:first]
-        width = len(indent[indent.rfind("\f") + 1 :].expandtabs(8))  # (a form feed resets the column)
+        if "\t" in indent or "\f" in indent:
+            width = len(indent[indent.rfind("\f") + 1 :].expandtabs(8))  # (a form feed resets the column)
+        else:
+            width = first - pos
         blocks = self.blocks
         while len(blocks) > 1 and blocks[-1][0] > width:
             self.block_cost -= _LEVEL + blocks.pop()[1] * _ELIF
@@ -277,7 +300,8 @@ class _Nesting:
         else:
             self.block_cost -= blocks[-1][1] * _ELIF
             blocks[-1][1] = 0
-        self.add(0)
+        if self.cost + self.block_cost > _DEPTH_LIMIT:  # (add(0))
+            raise _Unsafe
 
     def string(self, m: re.Match) -> None:
         """A string: an f-string's (and a t-string's) replacement fields are code."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..unicode import classes
 from .definitions import DefinitionTracker, _finish
 from .languages import LANGUAGES, Language
-from .lexer import Lexer, _patterns
+from .lexer import Lexer, _line_heads, _patterns
 from .markup import MarkupScanner
 from .python_ast import AST_LIMIT, _python_defs
 from .structure import CodeStructure
@@ -70,3 +70,4 @@ class _Scanner(Lexer, DefinitionTracker, MarkupScanner):
         self.prev_line_end = 0
         self.sql_open = False
         self.kinds, self.trigger, self.events, self.block, self.decl, self.transparent = _patterns(lang)
+        self.head, self.decl_lines = _line_heads(lang)
