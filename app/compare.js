@@ -2,9 +2,11 @@
 // (B) next to the settings in force (A): their stats side by side (with the
 // engine's comparison: chunks that start mid-sentence, chunks over the budget,
 // the cuts only one side makes), and the document with every cut marked as in
-// both, only in A or only in B, with the number and size of the chunk each ends.
+// both, only in A or only in B, with the number and size of the chunk each ends;
+// or, side by side, A's chunks and B's in two columns kept aligned by offset.
 
 import { el, fmtInt } from "./dom.js";
+import { endsText } from "./catalog.js";
 import { count, meanCount, percent } from "./words.js";
 
 // (formatted as the stats panel formats them)
@@ -41,7 +43,7 @@ const endsAt = (chunks) => new Map(chunks.map((c) => [c.end, c]));
 const cutLabel = (name, c) => `${name} ${fmtInt(c.index + 1)} · ${fmtInt(c.token_count)}`;
 const cutTitle = (name, c, encoding) => `${name}: chunk ${fmtInt(c.index + 1)} ends here (${count(c.token_count, encoding)})`;
 
-export function renderComparison({ rows, table, headA, headB, view, summary }, text, A, B) {
+export function renderComparison({ rows, table, headA, headB, view, sides, summary }, text, A, B) {
   headA.textContent = `A: ${A.label}`;
   headB.textContent = `B: ${B.label}`;
   const c = B.comparison;
@@ -69,5 +71,77 @@ export function renderComparison({ rows, table, headA, headB, view, summary }, t
   const content = el("div", { class: "doc-block cmp-content" });
   content.append(frag);
   view.replaceChildren(content);
+  renderSides(sides, text, A, B, ends);
   summary(`${fmtInt(n.both)} cut${n.both === 1 ? "" : "s"} in both, ${fmtInt(n.a)} only in A, ${fmtInt(n.b)} only in B.`);
+}
+
+// Side by side: each side's chunks in order, each headed with its number, size and why
+// it ends ("A 3 · 412 tokens · ends at a paragraph break"), and whether the other side
+// cuts there too. `ends`: each side's chunks by end offset.
+function renderSides({ headA, headB, a, b }, text, A, B, ends) {
+  headA.textContent = `A: ${A.label}`;
+  headB.textContent = `B: ${B.label}`;
+  for (const [name, side, col, other] of [["A", A, a, ends.b], ["B", B, b, ends.a]]) {
+    const otherName = name === "A" ? "B" : "A";
+    const blocks = side.chunks.map((c) => el("div", {
+      class: `cmp-chunk tint-${c.index % 2}`, "data-testid": "cmp-chunk", "data-index": c.index, "data-start": c.start, "data-end": c.end,
+    },
+    el("p", { class: "cmp-chunk-head", "data-testid": "cmp-chunk-head" },
+      `${name} ${fmtInt(c.index + 1)} · ${count(c.token_count, side.encoding)} · ${endsText(c.boundary)}`,
+      other.has(c.end) ? el("span", { class: "cmp-same" }, ` · ${otherName} cuts here too`) : null),
+    el("div", { class: "cmp-chunk-text", "data-testid": "cmp-chunk-text" }, text.slice(c.start, c.end))));
+    col.replaceChildren(...blocks);
+    col.scrollTop = 0;
+  }
+}
+
+// The offset in the text at the top of a side's column: inside the chunk there, as far
+// as its share of the chunk's height scrolled past ([chunk, fraction]).
+function topOf(col) {
+  const blocks = col.children;
+  const y = col.scrollTop;
+  let lo = 0, hi = blocks.length - 1;
+  while (lo < hi) { // the last block that starts at or above the top
+    const mid = (lo + hi + 1) >> 1;
+    if (blocks[mid].offsetTop <= y) lo = mid; else hi = mid - 1;
+  }
+  const block = blocks[lo];
+  if (!block) return null;
+  const fraction = Math.min(1, Math.max(0, (y - block.offsetTop) / Math.max(1, block.offsetHeight)));
+  const start = Number(block.dataset.start), end = Number(block.dataset.end);
+  return start + fraction * (end - start);
+}
+
+// Scroll a column so that `offset` is at its top: the last chunk that starts at or before
+// it (overlaps make several hold it), as far into it as the offset is.
+function scrollTo(col, offset) {
+  const blocks = col.children;
+  let lo = 0, hi = blocks.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (Number(blocks[mid].dataset.start) <= offset) lo = mid; else hi = mid - 1;
+  }
+  const block = blocks[lo];
+  if (!block) return;
+  const start = Number(block.dataset.start), end = Number(block.dataset.end);
+  const fraction = end > start ? Math.min(1, Math.max(0, (offset - start) / (end - start))) : 0;
+  col.scrollTop = block.offsetTop + fraction * block.offsetHeight;
+}
+
+// The two columns scroll together: what one shows at its top, the other does too. The
+// scroll that one sets on the other is not followed back (it would drift both).
+export function syncSides(a, b) {
+  const expected = new Map([[a, null], [b, null]]);
+  for (const [from, to] of [[a, b], [b, a]]) {
+    from.addEventListener("scroll", () => {
+      const mine = expected.get(from);
+      if (mine != null && Math.abs(from.scrollTop - mine) < 2) { expected.set(from, null); return; }
+      expected.set(from, null);
+      const offset = topOf(from);
+      if (offset == null) return;
+      const before = to.scrollTop;
+      scrollTo(to, offset);
+      if (to.scrollTop !== before) expected.set(to, to.scrollTop);
+    }, { passive: true });
+  }
 }

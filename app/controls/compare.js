@@ -3,7 +3,7 @@
 import { el, fmtInt } from "../dom.js";
 import * as catalog from "../catalog.js";
 import { checkNumber, markValidity } from "../fields.js";
-import { renderComparison } from "../compare.js";
+import { renderComparison, syncSides } from "../compare.js";
 import { cmp } from "../ui.js";
 
 export function wireCompare(app) {
@@ -36,6 +36,7 @@ export function wireCompare(app) {
       if (a !== state.run) return; // A changed meanwhile: its own run compares again
       const labelA = settingsLabel({ ...state.settings, overlap: state.settings.overlapAuto ? null : state.settings.overlap });
       renderComparison({ rows: cmp.rows, table: cmp.table, headA: cmp.headA, headB: cmp.headB, view: cmp.view,
+        sides: { headA: cmp.sideHeadA, headB: cmp.sideHeadB, a: cmp.sideA, b: cmp.sideB },
         summary: (t) => { cmp.status.textContent = t; } }, store.text,
       { chunks: store.chunks, stats: state.lastStats, encoding: state.settings.encoding, label: labelA },
       { chunks: B.records, stats: B.stats, encoding: state.compareB.encoding, label: settingsLabel(state.compareB),
@@ -68,6 +69,16 @@ export function wireCompare(app) {
     state.compareB = { max_tokens: size.value, overlap: overlap.value, overlap_unit: state.settings.overlapUnit, strategy: cmp.strategy.value, encoding: cmp.encoding.value };
     runCompare();
   });
+
+  // The reading mode: the text once with both sides' cuts ("merged"), or each side's chunks
+  // in a column of its own ("sides"). Two toggle buttons, each a Tab stop.
+  function showMode(mode) {
+    for (const button of cmp.modes) button.setAttribute("aria-pressed", String(button.dataset.mode === mode));
+    cmp.view.hidden = cmp.legend.hidden = mode !== "merged";
+    cmp.sides.hidden = mode !== "sides";
+  }
+  for (const button of cmp.modes) button.addEventListener("click", () => showMode(button.dataset.mode));
+  syncSides(cmp.sideA, cmp.sideB);
 
   return { prepareCompare, runCompare };
 }

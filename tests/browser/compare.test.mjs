@@ -59,6 +59,56 @@ describe("compare two settings", () => {
     await screenshot(page, "compare");
   });
 
+  test("side by side: A's chunks in one column and B's in the other, numbered and sized, scrolling together", async () => {
+    const refA = engineReference(doc, A);
+    const refB = engineReference(doc, B);
+    // From the keyboard: Tab from the interleaved button to "Side by side", then Space.
+    await page.focus("[data-testid=cmp-mode-merged]");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), "cmp-mode-sides");
+    await page.keyboard.press("Space");
+    assert.equal(await page.getAttribute("[data-testid=cmp-mode-sides]", "aria-pressed"), "true");
+    assert.equal(await page.getAttribute("[data-testid=cmp-mode-merged]", "aria-pressed"), "false");
+    assert.ok(await page.isVisible("[data-testid=cmp-sides]"));
+    assert.ok(!(await page.isVisible("[data-testid=cmp-view]")), "one reading mode at a time");
+    const column = (side) => page.$$eval(`[data-testid=cmp-side-${side}] [data-testid=cmp-chunk]`, (els) => els.map((e) => ({
+      head: e.querySelector("[data-testid=cmp-chunk-head]").textContent, text: e.querySelector("[data-testid=cmp-chunk-text]").textContent })));
+    for (const [name, ref, other] of [["A", refA, refB], ["B", refB, refA]]) {
+      const shown = await column(name.toLowerCase());
+      assert.deepEqual(shown.map((c) => c.text), ref.chunks.map((c) => c.text), `${name}'s chunks, in order`);
+      const ends = new Set(other.chunks.map((c) => c.end));
+      ref.chunks.forEach((c, i) => {
+        assert.ok(shown[i].head.startsWith(`${name} ${i + 1} · ${c.token_count} token${c.token_count === 1 ? "" : "s"} · ends `), shown[i].head);
+        assert.equal(shown[i].head.endsWith(`cuts here too`), ends.has(c.end), `${name} ${i + 1}: whether the other side cuts there too`);
+      });
+    }
+    assert.equal(await page.textContent("[data-testid=cmp-side-a-head]"), "A: Smart · size 256 · overlap auto · cl100k_base");
+    assert.equal(await page.textContent("[data-testid=cmp-side-b-head]"), "B: Sentences · size 128 · overlap 0 · o200k_base");
+    // Scrolled to A's chunk k, B shows at its top the chunk that holds A's chunk k's start.
+    for (const k of [Math.floor(refA.chunks.length / 2), refA.chunks.length - 2]) {
+      const top = await page.evaluate(async (k) => {
+        const [a, b] = ["a", "b"].map((s) => document.querySelector(`[data-testid=cmp-side-${s}]`));
+        a.scrollTop = a.children[k].offsetTop;
+        for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
+        const atTop = [...b.children].filter((c) => c.offsetTop <= b.scrollTop + 1).pop();
+        return { start: Number(a.children[k].dataset.start), b: [Number(atTop.dataset.start), Number(atTop.dataset.end)],
+          bottom: b.scrollTop >= b.scrollHeight - b.clientHeight - 1 };
+      }, k);
+      // (unless B's column is scrolled to its end, and can go no further)
+      assert.ok(top.bottom || (top.b[0] <= top.start && top.start < top.b[1]), `B's top chunk ${top.b} holds A's offset ${top.start}`);
+    }
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      assert.deepEqual(await axeViolations(page), [], `compare side by side, ${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    await screenshot(page, "compare-sides");
+    await page.focus("[data-testid=cmp-mode-merged]");
+    await page.keyboard.press("Enter");
+    assert.ok(await page.isVisible("[data-testid=cmp-view]"));
+    assert.ok(!(await page.isVisible("[data-testid=cmp-sides]")));
+  });
+
   test("changing A compares again; the compare view passes axe, light and dark", async () => {
     await setSettings(page, { strategy: "paragraphs" });
     await page.waitForFunction(() => /only in B/.test(document.querySelector("[data-testid=cmp-status]").textContent));
