@@ -19,9 +19,7 @@ paired difference from recursive at the same setting.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
-import dataclasses
 import json
 import os
 import pathlib
@@ -37,7 +35,8 @@ import numpy as np  # noqa: E402
 import spans  # noqa: E402
 
 import chunkwise  # noqa: E402
-from chunkwise.packing.strategies import SPECS, STRATEGIES, Balance  # noqa: E402
+from chunkwise.packing.strategies import STRATEGIES, Balance  # noqa: E402
+from rules import smart_rule  # noqa: E402
 
 K = 5
 # Paired bootstrap over the questions: how sure a difference from the recursive
@@ -381,17 +380,6 @@ RULES = {
     **{f"symmetric, aim {aim}{', lead-ins' if lead else ''}": (Balance(least_fill=None, aim_fill=aim, lead_ins=lead), 1)
        for lead in (False, True) for aim in (0.6, 0.65, 0.7)},
 }
-
-
-@contextlib.contextmanager
-def smart_rule(balance: Balance):
-    """smart placing its cuts by another Balance while in the block (a ChunkJob reads SPECS when it starts)."""
-    spec = SPECS["smart"]
-    SPECS["smart"] = dataclasses.replace(spec, balance=balance)
-    try:
-        yield
-    finally:
-        SPECS["smart"] = spec
 
 
 def loo_score(row: dict, base: dict, mask) -> tuple[float, float, float]:

@@ -239,23 +239,20 @@ def fill_tradeoff() -> tuple[str, dict]:
     """How the smart strategy's aim (the share of the budget it looks for a strong
     break nearest to) trades fill against cut quality. The retrieval benchmark is
     what chose it; this shows what it does to fill and to where chunks end."""
-    from chunkwise.packing import packer
-    from chunkwise.packing.strategies import AIM_FILL
+    from chunkwise.packing.strategies import AIM_FILL, Balance
+    from rules import smart_rule
 
     text = "\n\n".join(corpus.documents().values())
     rows = [["aim (share of the budget)", "mean fill", "chunks", "cuts by level"]]
     data = {}
-    try:
-        for aim in (0.5, AIM_FILL, 0.8, 1.0):
-            packer.AIM_FILL = aim
+    for aim in (0.5, AIM_FILL, 0.8, 1.0):
+        with smart_rule(Balance(aim_fill=aim)):
             numbers = stats.compute(chunk_document(text, max_tokens=512, overlap=64))
-            cuts = {k: v for k, v in numbers["boundaries"].items() if k != "end" and v}
-            total = sum(cuts.values()) or 1
-            data[aim] = {"mean_fill": numbers["mean_fill"], "cuts": cuts}
-            rows.append([f"{aim:.2f}" + (" (default)" if aim == AIM_FILL else ""), f"{numbers['mean_fill']:.1%}",
-                         str(numbers["chunk_count"]), shares({k: v / total for k, v in cuts.items()})])
-    finally:
-        packer.AIM_FILL = AIM_FILL
+        cuts = {k: v for k, v in numbers["boundaries"].items() if k != "end" and v}
+        total = sum(cuts.values()) or 1
+        data[aim] = {"mean_fill": numbers["mean_fill"], "cuts": cuts}
+        rows.append([f"{aim:.2f}" + (" (default)" if aim == AIM_FILL else ""), f"{numbers['mean_fill']:.1%}",
+                     str(numbers["chunk_count"]), shares({k: v / total for k, v in cuts.items()})])
     return "### Smart strategy: fill against structure (all documents, 512/64)\n\n" + table(rows), data
 
 

@@ -29,7 +29,7 @@ from ..types import (
 )
 from ..text.separators import Separators, next_space, skip_space, trim_end
 from . import langchain
-from .strategies import AIM_FILL, BALANCED_LEVELS, CODE, CODE_STRUCTURE, END, LEAST_FILL, MIN_FILL, REFERENCE, SPECS
+from .strategies import CODE, CODE_STRUCTURE, END, LEAST_FILL, MIN_FILL, REFERENCE, SPECS
 from ..unicode.whitespace import is_space
 from .context import NO_PREFIX, Context, Prefix, check_context
 from .cuts import Candidate, Ending, Overlap, Window
@@ -83,8 +83,7 @@ class ChunkJob:
             self.policy = POLICIES[self.strategy.kind](self.strategy)
         # Tokens a chunk must reach for a cut of each level to be taken (structure first).
         self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
-        self._least_fill = math.ceil(LEAST_FILL * budget)  # (smart and topics)
-        self._aim_fill = math.ceil(AIM_FILL * budget)  # (smart)
+        self._least_fill = math.ceil(LEAST_FILL * budget)  # (topics; smart reads its Balance)
         self.index = doc.index(encoding)
         self.chunks: list[Chunk] = []
         self.stop = doc.stop  # where the text to chunk ends: the document's, or the parent's
@@ -382,31 +381,6 @@ class ChunkJob:
     def _fill_offset(self, a: int, tokens: int) -> int:
         """Where a chunk starting at a reaches this many tokens."""
         return self.index.offset_after(self.index.tokens_before(a) + tokens)
-
-    def balanced_cut(self, w: Window) -> Candidate | None:
-        """smart on prose: the strongest level (BALANCED_LEVELS) with a cut that leaves
-        the chunk at least LEAST_FILL of the budget of new text, and of its cuts the one nearest
-        to where the chunk holds AIM_FILL of it (the earlier on a tie); None when no
-        such cut is in the window, or the window meets fenced code (whose cuts
-        follow the code ladder: structure_first)."""
-        # At least LEAST_FILL of new text: past the overlap (the floor), not counting it,
-        # or a chunk would repeat its neighbours and add a sentence.
-        lo = max(skip_space(self.text, w.floor) + 1, self._fill_offset(w.floor, self._least_fill))
-        if lo > w.hi or self.seps.has_code(w.a, w.hi):
-            return None
-        goal = min(max(lo, self._fill_offset(w.a, self._aim_fill)), w.hi)
-        seps = self.seps
-        for level in BALANCED_LEVELS:
-            before = seps.last(level, lo, goal)
-            # a cut after the goal wins only when it is nearer than the one before
-            # (a tie goes to the earlier): it is looked for no farther than that
-            reach = w.hi if before is None else min(w.hi, 2 * goal - before - 1)
-            after = seps.first(level, goal + 1, reach) if reach > goal else None
-            if after is not None:
-                return Candidate(after, level)
-            if before is not None:
-                return Candidate(before, level)
-        return None
 
     def topic_cut(self, w: Window) -> Candidate | None:
         """Of the heading, paragraph, line and sentence cuts that leave the chunk at
