@@ -88,7 +88,7 @@ class BPE:
         # (rank, merged id) by pair; the first rank wins where a pair is listed twice.
         ranks = range(len(keys) - 1, -1, -1)
         self.merges: dict[tuple[int, int], tuple[int, int]] = dict(zip(reversed(keys), zip(ranks, reversed(made))))
-        self._merge_list = pairs  # (read again only by _word_split, for a long word)
+        self._merge_list = spec.get("merges", [])  # (read again only by _word_split, for a long word)
         self._splitter = _UNKNOWN
         self._byte_ids = None
         if self.byte_fallback:
@@ -129,7 +129,8 @@ class BPE:
             if sep not in self.vocab:
                 continue
             # The left tokens of merges across a separator (after another character).
-            lefts = {a for a, b in self._merge_list if b[:1] == sep and a[-1:] != sep}
+            pairs = (merge.split(" ", 1) if type(merge) is str else merge for merge in self._merge_list)
+            lefts = {a for a, b in pairs if b[:1] == sep and a[-1:] != sep}
             if "" in lefts or any(map(_BYTE_TOKEN.fullmatch, lefts)):
                 continue
             after = re.escape(sep) + "".join(sorted(map(re.escape, {a[-1] for a in lefts})))
