@@ -5,6 +5,7 @@
 // both, only in A or only in B, with the number and size of the chunk each ends;
 // or, side by side, A's chunks and B's in two columns kept aligned by offset.
 
+import { lastAtOrBefore } from "./bisect.js";
 import { el, fmtInt } from "./dom.js";
 import { endsText } from "./catalog.js";
 import { count, meanCount, percent } from "./words.js";
@@ -100,12 +101,8 @@ function renderSides({ headA, headB, a, b }, text, A, B, ends) {
 function topOf(col) {
   const blocks = col.children;
   const y = col.scrollTop;
-  let lo = 0, hi = blocks.length - 1;
-  while (lo < hi) { // the last block that starts at or above the top
-    const mid = (lo + hi + 1) >> 1;
-    if (blocks[mid].offsetTop <= y) lo = mid; else hi = mid - 1;
-  }
-  const block = blocks[lo];
+  // the last block that starts at or above the top (the first, when none does)
+  const block = blocks[Math.max(0, lastAtOrBefore(blocks.length, (i) => blocks[i].offsetTop, y))];
   if (!block) return null;
   const fraction = Math.min(1, Math.max(0, (y - block.offsetTop) / Math.max(1, block.offsetHeight)));
   const start = Number(block.dataset.start), end = Number(block.dataset.end);
@@ -116,12 +113,7 @@ function topOf(col) {
 // it (overlaps make several hold it), as far into it as the offset is.
 function scrollTo(col, offset) {
   const blocks = col.children;
-  let lo = 0, hi = blocks.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (Number(blocks[mid].dataset.start) <= offset) lo = mid; else hi = mid - 1;
-  }
-  const block = blocks[lo];
+  const block = blocks[Math.max(0, lastAtOrBefore(blocks.length, (i) => Number(blocks[i].dataset.start), offset))];
   if (!block) return;
   const start = Number(block.dataset.start), end = Number(block.dataset.end);
   const fraction = end > start ? Math.min(1, Math.max(0, (offset - start) / (end - start))) : 0;

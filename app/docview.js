@@ -12,6 +12,7 @@
 // The rules are hidden from assistive technology; the inspector names a chunk's pages.
 
 import { reasonText } from "./catalog.js";
+import { lastAtOrBefore } from "./bisect.js";
 import { el, fmtInt, fmtPages, nextFrame } from "./dom.js";
 import { count, unitTitle } from "./words.js";
 
@@ -295,23 +296,16 @@ export class DocumentView {
   domPoint(x) {
     const starts = this.segStart;
     if (!starts.length || x > this.pos) return null;
-    let lo = 0, hi = starts.length - 1; // the last segment starting at or before x
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= x) lo = mid; else hi = mid - 1;
-    }
-    const node = this.segEl[lo].firstChild;
-    return { node, offset: Math.min(x - starts[lo], node.length) };
+    // the last segment starting at or before x (the first, when none does)
+    const i = Math.max(0, lastAtOrBefore(starts.length, (k) => starts[k], x));
+    const node = this.segEl[i].firstChild;
+    return { node, offset: Math.min(x - starts[i], node.length) };
   }
 
   // The chunk holding text offset x (the later one in an overlap), or -1.
   chunkAtOffset(x) {
     const chunks = this.chunks;
-    let lo = 0, hi = chunks.length - 1, found = -1;
-    while (lo <= hi) { // the last chunk starting at or before x
-      const mid = (lo + hi) >> 1;
-      if (chunks[mid].start <= x) { found = mid; lo = mid + 1; } else hi = mid - 1;
-    }
+    const found = lastAtOrBefore(chunks.length, (i) => chunks[i].start, x); // the last chunk starting at or before x
     if (found >= 0 && chunks[found].end > x) return found;
     return Math.min(found + 1, chunks.length - 1); // whitespace between chunks: the next one
   }
