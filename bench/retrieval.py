@@ -438,10 +438,10 @@ def render_per_corpus(rows, corpus_ids: list[str]) -> list[str]:
              " over that corpus's questions.", "",
              "| corpus | chunker | size/overlap | recall | IoU | Precision Ω | Δ recall | Δ IoU | Δ Ω |",
              "|---|---|---|---|---|---|---|---|---|"]
+    by_corpus = [corpus_means(r, corpus_ids) for r in rows]
     for cid in dict.fromkeys(corpus_ids):
         mask = ids == cid
-        for r in rows:
-            means = corpus_means(r, corpus_ids)[cid]
+        for r, means in zip(rows, (m[cid] for m in by_corpus)):
             base = baseline_for(rows, r) if r["chunker"].startswith("chunkwise") else None
             deltas = ["-"] * 3 if base is None else [
                 "{:+.1f} [{:+.1f}, {:+.1f}]".format(*paired_difference(
