@@ -300,8 +300,7 @@ class _Nesting:
         else:
             self.block_cost -= blocks[-1][1] * _ELIF
             blocks[-1][1] = 0
-        if self.cost + self.block_cost > _DEPTH_LIMIT:  # (add(0))
-            raise _Unsafe
+        self.add(0)
 
     def string(self, m: re.Match) -> None:
         """A string: an f-string's (and a t-string's) replacement fields are code."""
