@@ -30,6 +30,7 @@ import peers  # noqa: E402
 
 from chunkwise.io import stats
 from chunkwise.tokenizer import registry  # noqa: E402
+from chunkwise.tokenizer.tiktoken import encoder as tiktoken_encoder  # noqa: E402
 from chunkwise.packing.document import Document
 from chunkwise.packing.packer import chunk_document  # noqa: E402
 from chunkwise.tokenizer.registry import get_tokenizer  # noqa: E402
@@ -67,13 +68,13 @@ def chunk_vs_encode(text: str, backend: str, runs: int) -> dict:
 @contextlib.contextmanager
 def without_numpy():
     """tiktoken as a user without numpy has it: ids as a list, offsets summed in Python."""
-    original = registry._array_encoder
-    registry._array_encoder = lambda *args: None  # (same signature as the real one)
+    original = tiktoken_encoder._array_encoder
+    tiktoken_encoder._array_encoder = lambda *args: None  # (same signature as the real one)
     registry._build.cache_clear()
     try:
         yield
     finally:
-        registry._array_encoder = original
+        tiktoken_encoder._array_encoder = original
         registry._build.cache_clear()
 
 
