@@ -158,6 +158,11 @@ _WORDS = {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 1}, "unk_token": "[UNK
         ({"model": {"type": "BPE", "vocab": [], "merges": []}}, "model.vocab must be an object"),
         ({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [1]}}, "model.merges[0] must be"),
         ({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a"]}}, "model.merges[0] must be"),
+        # (a whole-list pass clears a good list; a bad item after good ones is still named)
+        ({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a a", ["a", "a"], ["a"]]}}, "model.merges[2] must be"),
+        ({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [["a", "a"], ["a", 1]]}}, "model.merges[1] must be"),
+        ({"model": {"type": "BPE", "vocab": {"a": 0, "b": True}, "merges": []}}, "model.vocab['b'] must be"),
+        ({"model": {"type": "Unigram", "vocab": [["a", 0.5], ["b", "x"]], "unk_id": 0}}, "model.vocab[1] must be"),
         ({"model": {"type": "Unigram", "vocab": [["a"]], "unk_id": 0}}, "model.vocab[0] must be"),
         ({"model": {"type": "Unigram", "vocab": [], "unk_id": 0}}, "unk_id 0 is not in the vocabulary"),
         ({"model": _WORDS, "pre_tokenizer": {"type": "Split"}}, "pre_tokenizer.pattern is missing"),

@@ -6,13 +6,13 @@ definitions (definitions.py) stand."""
 from __future__ import annotations
 
 import ast
-import gc
 import io
 import re
 import sys
 import tokenize
 import warnings
 
+from ..memory import collector_paused
 from .structure import _INDENT
 
 # Python's parser takes ~1 s a megabyte; above this the scanner's indentation reading
@@ -33,23 +33,17 @@ def _python_defs(text: str, scanner):
         return None  # ast counts a lone \r as a line break; the scanner does not
     if not _parser_may_read(text):
         return None
-    # The tree is about a hundred thousand nodes a megabyte, with no cycle: the collector's
-    # passes over them, while they are made and until they are freed, took half the parse's
-    # own time (CPython 3.11) and found nothing. So it waits until the tree is gone.
-    collecting = gc.isenabled()
-    gc.disable()
+    # The tree is about a hundred thousand nodes a megabyte, with no cycle: the collector
+    # waits until it is gone.
     try:
-        with warnings.catch_warnings():
+        with collector_paused(), warnings.catch_warnings():
             # an invalid escape ("\d") is a DeprecationWarning in 3.11 and a printed SyntaxWarning from 3.12 on
             warnings.simplefilter("ignore")
             tree = ast.parse(text, feature_version=AST_GRAMMAR)
-        found = _tree_defs(tree, scanner.nls, len(text))
-        del tree
+            found = _tree_defs(tree, scanner.nls, len(text))
+            del tree
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None  # (RecursionError: visiting the tree too)
-    finally:
-        if collecting:
-            gc.enable()
     if sys.version_info[:2] > AST_GRAMMAR and _has_newer_f_strings(text):
         return None
     return found

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from heapq import heapify, heappop, heappush
+from operator import add, itemgetter, methodcaller
 
 from .normalizers import Unsupported
 
@@ -70,16 +71,25 @@ class BPE:
         self.byte_fallback = spec.get("byte_fallback", False)
         self.ignore_merges = spec.get("ignore_merges", False)
         vocab = self.vocab
-        # (Whole-list passes rather than one loop: a 500K-merge file loads in a third less time.)
-        pairs = [merge.split(" ", 1) if type(merge) is str else merge for merge in spec.get("merges", [])]
+        # Whole-list passes (map over C functions) rather than a loop: a 500K-merge file
+        # loads in a fraction of the time.
+        merges = spec.get("merges", [])
+        if set(map(type, merges)) <= {str}:
+            pairs = list(map(methodcaller("split", " ", 1), merges))
+        else:
+            pairs = [merge.split(" ", 1) if type(merge) is str else merge for merge in merges]
+        lefts, rights = list(map(itemgetter(0), pairs)), list(map(itemgetter(1), pairs))
+        token_id = vocab.__getitem__
         try:
-            keys = [(vocab[a], vocab[b]) for a, b in pairs]
+            keys = list(zip(map(token_id, lefts), map(token_id, rights)))
         except KeyError:
             a, b = next((a, b) for a, b in pairs if a not in vocab or b not in vocab)
             raise Unsupported(f"BPE merge {a!r} {b!r} uses a token missing from the vocabulary") from None
         prefix_len = len(self.prefix)
+        if prefix_len:
+            rights = map(itemgetter(slice(prefix_len, None)), rights)
         try:
-            made = [vocab[a + b[prefix_len:]] for a, b in pairs]
+            made = list(map(token_id, map(add, lefts, rights)))
         except KeyError:
             a, b = next((a, b) for a, b in pairs if a + b[prefix_len:] not in vocab)
             raise Unsupported(

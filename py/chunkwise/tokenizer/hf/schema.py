@@ -10,6 +10,9 @@ and the added tokens' are here (nothing is built from them but a count).
 """
 from __future__ import annotations
 
+from itertools import chain, repeat
+from operator import contains, itemgetter
+
 from .normalizers import Unsupported
 
 _NAMES = {dict: "an object", list: "a list", str: "a string", bool: "true or false", int: "a whole number",
@@ -50,14 +53,17 @@ def list_of(item):
     return check
 
 
-def items(ok, wanted: str, container=list):
+def items(ok, wanted: str, container=list, all_ok=None):
     """A list (or an object) whose every item (value) passes ok(item). For the big
-    ones (a vocabulary, merges: 250K items): a predicate per item, and the failing
-    item's path is only built when there is one."""
+    ones (a vocabulary, merges: 500K items), all_ok(items) first says in whole-list
+    passes whether every item is fine; the item-by-item search runs only when it
+    is not, to name the first item that is wrong."""
     check_container = of(container)
 
     def check(value, where):
         check_container(value, where)
+        if all_ok is not None and all_ok(value.values() if container is dict else value):
+            return
         for key, x in value.items() if container is dict else enumerate(value):
             if not ok(x):
                 raise _fail(f"{where}[{key!r}]", wanted, x)
@@ -117,9 +123,28 @@ def _is_scored_piece(x) -> bool:
     return type(x) is list and len(x) == 2 and type(x[0]) is str and type(x[1]) in (int, float)
 
 
-VOCAB = items(lambda x: type(x) is int, "a token id (a whole number)", dict)
-MERGES = items(_is_merge, 'two tokens ("a b" or ["a", "b"])')
-SCORED_VOCAB = items(_is_scored_piece, 'a piece and its score (["a", -1.5])')
+def _all_ids(values) -> bool:
+    return set(map(type, values)) <= {int}
+
+
+def _all_merges(merges) -> bool:
+    kinds = set(map(type, merges))
+    if kinds == {str}:
+        return all(map(contains, merges, repeat(" ")))
+    if kinds == {list}:
+        return set(map(len, merges)) == {2} and set(map(type, chain.from_iterable(merges))) == {str}
+    return not kinds
+
+
+def _all_scored_pieces(pieces) -> bool:
+    if not set(map(type, pieces)) <= {list} or not set(map(len, pieces)) <= {2}:
+        return False
+    return set(map(type, map(itemgetter(0), pieces))) <= {str} and set(map(type, map(itemgetter(1), pieces))) <= {int, float}
+
+
+VOCAB = items(lambda x: type(x) is int, "a token id (a whole number)", dict, _all_ids)
+MERGES = items(_is_merge, 'two tokens ("a b" or ["a", "b"])', list, _all_merges)
+SCORED_VOCAB = items(_is_scored_piece, 'a piece and its score (["a", -1.5])', list, _all_scored_pieces)
 
 
 # A Sequence holds post-processors: the shape refers to itself through this.

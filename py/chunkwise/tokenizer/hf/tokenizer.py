@@ -29,6 +29,7 @@ from .pretokenizers import metaspace_scheme
 from .separable import SEPARABLE, _cuts_at_spaces, _flatten
 from .text import as_known
 from ..base import NOWHERE, Tokenizer
+from ...memory import collector_paused
 
 __all__ = ["HFTokenizer", "Unsupported", "tokenizer_from_text", "SUPPORTED"]
 
@@ -292,11 +293,12 @@ def tokenizer_from_text(source: str | bytes, name: str | None = None, backend: s
         text = source
     text = text.removeprefix("\ufeff")  # (an editor's BOM: JSON has none, and json.loads and tokenizers refuse it)
     try:
-        data = json.loads(text)
-        if not isinstance(data, dict) or "model" not in data:
-            raise Unsupported("not a tokenizer.json file: it has no \"model\"")
-        check(data)  # a field of the wrong shape is named here, not a KeyError in a builder
-        return HFTokenizer(data, name or "tokenizer.json", backend, text)
+        with collector_paused():  # (a big file is millions of strings, lists and tuples)
+            data = json.loads(text)
+            if not isinstance(data, dict) or "model" not in data:
+                raise Unsupported("not a tokenizer.json file: it has no \"model\"")
+            check(data)  # a field of the wrong shape is named here, not a KeyError in a builder
+            return HFTokenizer(data, name or "tokenizer.json", backend, text)
     except json.JSONDecodeError as error:
         raise Unsupported(f"not a tokenizer.json file: {error}") from None
     except RecursionError:  # (json.loads, check and the builders recurse: Sequences of Sequences...)
