@@ -9,6 +9,32 @@ import { download, paste, screenshot, setSettings, useApp } from "./helpers.mjs"
 import { axeViolations } from "./axe.mjs";
 import { markdownDoc } from "./corpus.mjs";
 
+// Whether the page scrolls sideways (something is wider than the window).
+const pageScrollsSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
+
+// The selects on show whose label does not fit: [id, label] for the chosen one, or with
+// every: true for any of their options (each is shown whole when chosen). The room is
+// the select's content box (the page's selects draw their arrow in their padding).
+const cutLabels = (page, { every = false } = {}) => page.evaluate((every) => {
+  // (a label's width: the text in a span set in the select's font)
+  const probe = document.body.appendChild(document.createElement("span"));
+  probe.style.cssText = "position: absolute; visibility: hidden; white-space: pre";
+  const cut = [];
+  for (const select of document.querySelectorAll("#settings-panel select, #compare-pane select")) {
+    if (!select.checkVisibility()) continue;
+    const cs = getComputedStyle(select);
+    probe.style.font = cs.font;
+    const room = select.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    for (const option of every ? select.options : select.selectedOptions) {
+      probe.textContent = option.text;
+      const width = probe.getBoundingClientRect().width;
+      if (width > room + 0.5) cut.push([select.id, option.text, Math.round(width), Math.round(room)]);
+    }
+  }
+  probe.remove();
+  return cut;
+}, every);
+
 // Where an element is, and whether all of it is inside the window.
 const place = (page, selector) => page.evaluate((sel) => {
   const r = document.querySelector(sel).getBoundingClientRect();
@@ -48,6 +74,34 @@ describe("defect 2: stats and downloads beside the chunks", () => {
       assert.deepEqual(await axeViolations(page), []);
     });
   }
+
+  // Issue 27 leftovers: a 1024, 1100 or 1180 px laptop had the Stats under the settings,
+  // two screens down (y≈1417 at 1024x768).
+  for (const size of [{ width: 1024, height: 768 }, { width: 1100, height: 800 }, { width: 1180, height: 820 }]) {
+    test(`${size.width}x${size.height}: chunks, stats, histogram and downloads in view, the page not scrolled`, async () => {
+      await page.setViewportSize(size);
+      await page.evaluate(() => scrollTo(0, 0));
+      for (const part of ["[data-testid=document-view]", "#stats-heading", "[data-testid=stat-chunk_count]", "[data-testid=histogram]",
+        "[data-testid=download-jsonl]", "[data-testid=download-text]", "[data-testid=strategy]"]) {
+        const p = await place(page, part);
+        assert.ok(p.inView, `${part} is in the window at ${size.width}x${size.height}: ${JSON.stringify(p)}`);
+      }
+      const view = await place(page, "[data-testid=document-view]");
+      assert.ok(view.bottom - view.top >= 300, `the document view stays tall: ${view.bottom - view.top}px`);
+      assert.ok(view.right - view.left >= 420, `and wide: ${view.right - view.left}px`);
+      assert.ok(!(await pageScrollsSideways(page)), "the page scrolls sideways");
+      assert.deepEqual(await cutLabels(page, { every: true }), [], "a setting's label is cut");
+      await page.click("[data-testid=histogram-bar]:not([data-count=\"0\"]) >> nth=0");
+      assert.ok((await place(page, ".seg.active")).inView, "the chunk picked in the histogram is in view");
+      assert.equal(await page.evaluate(() => scrollY), 0, "nothing needed scrolling the page");
+      await screenshot(page, `layout-${size.width}x${size.height}`);
+    });
+  }
+
+  test("1280x800: every setting's label fits its select", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(await cutLabels(page, { every: true }), []);
+  });
 
   test("a phone: the downloads sit with the chunks, the settings just above", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
