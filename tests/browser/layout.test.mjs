@@ -111,6 +111,48 @@ describe("defect 2: stats and downloads beside the chunks", () => {
     assert.ok(view.bottom - view.top >= 280, `the chunks keep their room: ${view.bottom - view.top}px`);
     await screenshot(page, "layout-phone");
     assert.deepEqual(await axeViolations(page), []);
+  });
+
+  // Issue 27 leftovers on a phone: "cl100k_base (GF", the Text button alone on a second
+  // row, and a heading path drawn past the inspector's edge.
+  test("a phone: whole labels, the downloads in a tidy grid, the section path wrapped", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => scrollTo(0, 0));
+    assert.ok(!(await pageScrollsSideways(page)), "the page scrolls sideways");
+    assert.deepEqual(await cutLabels(page, { every: true }), [], "a setting's label is cut");
+    // The label and the five formats: rows of the same number of cells, none left alone.
+    const rows = await page.evaluate(() => {
+      const byTop = new Map();
+      for (const cell of document.querySelector(".result-actions").children) {
+        const r = cell.getBoundingClientRect();
+        const top = Math.round(r.top + r.height / 2); // (a row: the same middle)
+        byTop.set(top, [...(byTop.get(top) || []), Math.round(r.width)]);
+      }
+      return [...byTop.values()];
+    });
+    assert.ok(rows.length <= 2 && rows.every((r) => r.length === rows[0].length), `the Download row: ${JSON.stringify(rows)}`);
+    for (const button of ["jsonl", "json", "langchain", "vectors", "text"]) {
+      const b = await page.$eval(`[data-testid=download-${button}]`, (e) => ({ sw: e.scrollWidth, cw: e.clientWidth }));
+      assert.ok(b.sw <= b.cw, `${button}'s name fits its button`);
+    }
+    // A chunk three headings deep: its section path wraps inside the inspector.
+    await page.evaluate(() => document.querySelector("#results").scrollIntoView());
+    await page.focus("[data-testid=document-view]");
+    await page.keyboard.press("Home");
+    for (let i = 0; i < 60 && (await page.textContent("[data-testid=inspect-headings]").catch(() => "")).split("›").length < 3; i++) {
+      await page.keyboard.press("ArrowDown");
+    }
+    const facts = await page.evaluate(() => {
+      const box = document.querySelector("[data-testid=chunk-inspector]").getBoundingClientRect();
+      return [...document.querySelectorAll("[data-testid=chunk-inspector] .fact")].map((f) => {
+        const r = f.getBoundingClientRect();
+        return { id: f.dataset.testid, text: f.textContent, inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 };
+      });
+    });
+    const section = facts.find((f) => f.id === "inspect-headings");
+    assert.equal(section.text.split("›").length, 3, section.text);
+    assert.deepEqual(facts.filter((f) => !f.inside), [], "facts drawn past the inspector's edge");
+    await screenshot(page, "layout-phone-inspector");
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
