@@ -156,3 +156,35 @@ describe("defect 2: stats and downloads beside the chunks", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
+
+// Compare, side by side, at 1280x800: its two columns had the stats table and B's form
+// above them and started at y≈550, the page's fold; they start where the main view does
+// (about y=320) and end in the window, nothing scrolled.
+describe("compare's reading view has the room of the main view", () => {
+  const app = useApp({ viewport: { width: 1280, height: 800 } });
+  test("1280x800, side by side: the two columns start high and end in the window", async () => {
+    const { page } = app;
+    await paste(page, markdownDoc(7, 6));
+    await setSettings(page, { size: 256 });
+    const main = await place(page, "[data-testid=document-view]");
+    await page.click("[data-testid=tab-compare]");
+    await page.fill("[data-testid=cmp-size]", "128");
+    await page.click("[data-testid=cmp-run]");
+    await page.waitForFunction(() => /only in B/.test(document.querySelector("[data-testid=cmp-status]").textContent));
+    await page.click("[data-testid=cmp-mode-sides]");
+    for (const side of ["a", "b"]) {
+      const p = await place(page, `[data-testid=cmp-side-${side}]`);
+      assert.ok(p.inView, `column ${side} is in the window: ${JSON.stringify(p)}`);
+      assert.ok(p.top <= main.top + 100, `column ${side} starts at y=${p.top}, the main view at y=${main.top}`);
+      assert.ok(p.bottom - p.top >= 340, `column ${side} is ${p.bottom - p.top}px tall`);
+    }
+    assert.equal(await page.evaluate(() => scrollY + document.querySelector("#compare-pane").scrollTop), 0, "nothing scrolled");
+    assert.deepEqual(await cutLabels(page), [], "B's chosen labels are cut");
+    // The stats of A and B are a click away, their headline in the fold's summary.
+    assert.match(await page.textContent("[data-testid=cmp-stats-summary]"), /^Stats: \d+ chunks in A, \d+ in B$/);
+    await page.click("[data-testid=cmp-stats-summary]");
+    assert.ok(await page.isVisible("[data-testid=cmp-row-chunk_count]"));
+    await screenshot(page, "layout-compare-sides");
+    assert.deepEqual(await axeViolations(page), []);
+  });
+});
