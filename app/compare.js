@@ -44,7 +44,7 @@ const endsAt = (chunks) => new Map(chunks.map((c) => [c.end, c]));
 const cutLabel = (name, c) => `${name} ${fmtInt(c.index + 1)} · ${fmtInt(c.token_count)}`;
 const cutTitle = (name, c, encoding) => `${name}: chunk ${fmtInt(c.index + 1)} ends here (${count(c.token_count, encoding)})`;
 
-export function renderComparison({ rows, table, headA, headB, view, sides, summary }, text, A, B) {
+export function renderComparison({ rows, table, tableSummary, headA, headB, view, sides, summary }, text, A, B) {
   headA.textContent = `A: ${A.label}`;
   headB.textContent = `B: ${B.label}`;
   const c = B.comparison;
@@ -53,6 +53,8 @@ export function renderComparison({ rows, table, headA, headB, view, sides, summa
     ...(c ? COMPARISON_ROWS.map(([key, label, get]) => row(key, label, get(c.a), get(c.b), fmtInt)) : []),
     ...(c ? [row("cuts_only", "Cuts only on this side", c.cuts.a, c.cuts.b, fmtInt)] : []));
   table.hidden = false;
+  // (the fold's headline: how many chunks each side makes)
+  tableSummary.textContent = `Stats: ${fmtInt(A.stats.chunk_count)} chunk${A.stats.chunk_count === 1 ? "" : "s"} in A, ${fmtInt(B.stats.chunk_count)} in B`;
   const cuts = diffCuts(A.chunks, B.chunks);
   const ends = { a: endsAt(A.chunks), b: endsAt(B.chunks) };
   const n = { both: 0, a: 0, b: 0 };

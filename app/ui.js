@@ -32,7 +32,7 @@ export const ui = {
 // Compare's form and results.
 export const cmp = {
   form: $("compare-form"), strategy: $("cmp-strategy"), size: $("cmp-size"), overlap: $("cmp-overlap"),
-  encoding: $("cmp-encoding"), status: $("cmp-status"), table: $("cmp-stats"), rows: $("cmp-rows"),
+  encoding: $("cmp-encoding"), status: $("cmp-status"), table: $("cmp-stats-fold"), tableSummary: $("cmp-stats-summary"), rows: $("cmp-rows"),
   headA: $("cmp-head-a"), headB: $("cmp-head-b"), view: $("cmp-view"), legend: $("cmp-legend"),
   modes: [$("cmp-mode-merged"), $("cmp-mode-sides")], sides: $("cmp-sides"),
   sideA: $("cmp-side-a"), sideB: $("cmp-side-b"), sideHeadA: $("cmp-side-a-head"), sideHeadB: $("cmp-side-b-head"),

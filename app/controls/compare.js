@@ -35,7 +35,7 @@ export function wireCompare(app) {
       const B = await engine.compare(state.compareB);
       if (a !== state.run) return; // A changed meanwhile: its own run compares again
       const labelA = settingsLabel({ ...state.settings, overlap: state.settings.overlapAuto ? null : state.settings.overlap });
-      renderComparison({ rows: cmp.rows, table: cmp.table, headA: cmp.headA, headB: cmp.headB, view: cmp.view,
+      renderComparison({ rows: cmp.rows, table: cmp.table, tableSummary: cmp.tableSummary, headA: cmp.headA, headB: cmp.headB, view: cmp.view,
         sides: { headA: cmp.sideHeadA, headB: cmp.sideHeadB, a: cmp.sideA, b: cmp.sideB },
         summary: (t) => { cmp.status.textContent = t; } }, store.text,
       { chunks: store.chunks, stats: state.lastStats, encoding: state.settings.encoding, label: labelA },

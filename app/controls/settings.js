@@ -102,8 +102,10 @@ export function wireSettings(app) {
   const MODEL = "model:";
   const LOAD_TOKENIZER = "load-tokenizer";
   function fillTokenizerPicker() {
-    const group = el("optgroup", { label: "Embedding models" }, ...catalog.models().map((m) =>
-      el("option", { value: `${MODEL}${m.name}` }, `${m.label} · ${m.max_input_tokens} tokens`)));
+    // (named short, "all-MiniLM-L6-v2 · 256", so that the chosen one is read whole in a
+    // narrow column; the full label in its title)
+    const group = el("optgroup", { label: "Embedding models · tokens each embeds" }, ...catalog.models().map((m) =>
+      el("option", { value: `${MODEL}${m.name}`, title: `${m.label}: embeds ${m.max_input_tokens} tokens` }, `${m.name} · ${m.max_input_tokens}`)));
     const local = el("optgroup", { label: "Your tokenizer", id: "local-tokenizers" },
       el("option", { value: LOAD_TOKENIZER }, "Load tokenizer.json…"));
     ui.encoding.append(group, local);

@@ -94,7 +94,7 @@ describe("the worker keeps the document", () => {
     // The tokenizer picker: the encodings, then the embedding-model presets, then "load a file".
     assert.deepEqual(await options("encoding"), [
       ...described.encodings.map(({ name, label }) => ({ name, label })),
-      ...described.models.map((m) => ({ name: `model:${m.name}`, label: `${m.label} · ${m.max_input_tokens} tokens` })),
+      ...described.models.map((m) => ({ name: `model:${m.name}`, label: `${m.name} · ${m.max_input_tokens}` })),
       { name: "load-tokenizer", label: "Load tokenizer.json…" },
     ]);
     for (const s of described.strategies) {

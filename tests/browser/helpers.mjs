@@ -203,6 +203,41 @@ export function cli(file, { max_tokens, overlap, strategy, encoding, overlap_uni
   return execFileSync(PYTHON, args, { cwd: ROOT, maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
 }
 
+// --- layout: where things are, and whether they fit --------------------------------
+
+// Whether the page scrolls sideways (something is wider than the window).
+export const pageScrollsSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
+
+// The selects on show whose label does not fit: [id, label] for the chosen one, or with
+// every: true for any of their options (each is shown whole when chosen). The room is
+// the select's content box (the page's selects draw their arrow in their padding).
+export const cutLabels = (page, { every = false } = {}) => page.evaluate((every) => {
+  // (a label's width: the text in a span set in the select's font)
+  const probe = document.body.appendChild(document.createElement("span"));
+  probe.style.cssText = "position: absolute; visibility: hidden; white-space: pre";
+  const cut = [];
+  for (const select of document.querySelectorAll("#settings-panel select, #compare-pane select")) {
+    if (!select.checkVisibility()) continue;
+    const cs = getComputedStyle(select);
+    probe.style.font = cs.font;
+    const room = select.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    for (const option of every ? select.options : select.selectedOptions) {
+      probe.textContent = option.text;
+      const width = probe.getBoundingClientRect().width;
+      if (width > room + 0.5) cut.push([select.id, option.text, Math.round(width), Math.round(room)]);
+    }
+  }
+  probe.remove();
+  return cut;
+}, every);
+
+// Where an element is, and whether all of it is inside the window.
+export const place = (page, selector) => page.evaluate((sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right),
+    inView: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.height > 0 };
+}, selector);
+
 export async function screenshot(page, name, locator) {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
