@@ -34,7 +34,8 @@ export function wireRun(app) {
   function showWaiting() {
     if (state.engineState === "error") return;
     setRunState("pending", "Waiting for the engine to start…");
-    docView.placeholder(state.source.text
+    docView.placeholder(state.source.sample ? "The sample document will be chunked as soon as the engine has started (see the top right)."
+      : state.source.text
       ? "Your text is here. It will be chunked as soon as the engine has started (see the top right)."
       : EMPTY_TEXT);
   }
