@@ -43,6 +43,13 @@ export function wireRun(app) {
   function schedule() {
     clearTimeout(debounceTimer);
     app.setDownloads(false);
+    // A run still going (or still being drawn) is for a text or settings the page no
+    // longer has: it stops, so its end is not shown as done, with downloads and as the
+    // result a Cancel or an uncached tokenizer goes back to, while the edit waits.
+    if (state.run && state.run !== shown?.run) {
+      engine.cancel();
+      state.run = null;
+    }
     if (state.engineState === "ready") setRunState("pending", "Waiting for you to stop typing…");
     else showWaiting();
     debounceTimer = setTimeout(run, DEBOUNCE_MS);

@@ -6,7 +6,7 @@
 
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertMatchesEngine, openApp, paste, readDocumentView, readStats, setSettings, useApp, waitDone, waitReady } from "./helpers.mjs";
+import { assertMatchesEngine, engineReference, openApp, paste, readDocumentView, readStats, setSettings, useApp, waitDone, waitReady } from "./helpers.mjs";
 import { SAMPLE_NOTICE, SAMPLE_TEXT } from "../../app/sample.js";
 import { markdownDoc, paragraph, rng } from "./corpus.mjs";
 
@@ -160,6 +160,29 @@ describe("a first visit: the sample document", () => {
     await waitReady(page);
     assert.equal(await page.textContent("[data-testid=run-status-text]"), "Paste or open a document to see its chunks.");
     assert.equal(await page.inputValue("[data-testid=source-text]"), "");
+  });
+
+  // The sample's chunks were still being drawn when the first paste came (helpers.paste
+  // fills the box: an edit, chunked after a pause): the page said done for the sample,
+  // so a run after it (offline-presets.test) kept the sample as "the settings before".
+  // The clock stops while a run's chunks are drawn: its end cannot come before the edit.
+  test("an edit while the chunks before are drawn: the page waits for the edit, never done for the text before", async () => {
+    const { page: fresh } = await openApp(app.browser, app.server, { sample: true });
+    await waitDone(fresh);
+    await fresh.clock.install();
+    await fresh.clock.pauseAt(Date.now() + 60_000);
+    await fresh.setInputFiles("[data-testid=file-input]", { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(doc) });
+    // its stats are in (the run is finished in the engine), its chunks not yet drawn
+    const expected = engineReference(doc, { strategy: "smart", max_tokens: 512, overlap: null, encoding: "cl100k_base" }).stats.chunk_count;
+    await fresh.waitForFunction((n) => Number(document.querySelector("[data-testid=stat-chunk_count]")?.dataset.value) === n, expected, { polling: 50 });
+    await fresh.fill("[data-testid=source-text]", "A text of my own.");
+    await fresh.clock.runFor(200); // the drawing ends; the edit's pause (250 ms) has not
+    assert.equal(await fresh.getAttribute("[data-testid=run-status]", "data-state"), "pending");
+    assert.equal(await fresh.isEnabled("[data-testid=download-jsonl]"), false, "no downloads for the file's chunks");
+    await fresh.clock.resume();
+    await waitDone(fresh);
+    assert.equal((await readDocumentView(fresh)).text, "A text of my own.");
+    assert.equal(await fresh.isEnabled("[data-testid=download-jsonl]"), true);
   });
 
   test("an opened file replaces the sample too", async () => {
