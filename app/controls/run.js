@@ -163,8 +163,10 @@ export function wireRun(app) {
     const sameText = await restore(result);
     if (sameText == null) return; // a newer run meanwhile
     const { max_tokens: size, overlap } = result.run.settings;
+    // (a file opened again replaced the engine's document, and that result's downloads with it)
+    const gone = sameText && !engine.holds(result.run) ? " It is no longer in the engine: change a setting to chunk it again for the downloads." : "";
     setRunState("cancelled", sameText
-      ? `Cancelled. The previous result is shown: size ${fmtInt(size)}, overlap ${fmtInt(overlap)}.`
+      ? `Cancelled. The previous result is shown: size ${fmtInt(size)}, overlap ${fmtInt(overlap)}.${gone}`
       : `Cancelled. The chunks shown are those of the text before (${fmtInt(result.text.length)} characters); this text is not chunked: edit it or change a setting to chunk it.`);
   });
 
@@ -204,7 +206,7 @@ export function wireRun(app) {
     await store.finish();
     if (state.run !== result.run) return null;
     showFlags(flagAll(store.chunks, store.text, result.stats.budget, new Set(result.run.midSentence || [])));
-    app.setDownloads(sameText);
+    app.setDownloads(sameText && engine.holds(result.run));
     return sameText;
   }
 
