@@ -44,6 +44,9 @@ export class Engine {
     this.progress = new Map(); // id -> onProgress(done, total) of an open request
     this.run = null; // the current Run: the only one whose messages we still want
     this.sentText = null; // the text the worker holds as its document
+    // Bumped whenever the worker's document is replaced (new text, a file opened, a new
+    // worker): a finished run's result, and so its downloads, is gone from the worker then.
+    this.documentCount = 0;
     this.describe = null; // the engine's settings catalogue (chunkwise.about.describe)
     this.onBoot = onBoot;
     this.onRestarted = onRestarted; // (reason): a replaced worker is ready
@@ -86,6 +89,7 @@ export class Engine {
     if (this.run && !this.run.finished) this.run.settle.reject(error);
     this.run = null;
     this.sentText = null;
+    this.documentCount++;
     this.restarting = reason;
     this.worker = Object.assign(newWorker(), this.handlers());
     for (const [name, bytes] of this.localTokenizers) {
@@ -168,6 +172,11 @@ export class Engine {
     });
   }
 
+  // Whether the worker still has this finished run's result to export (its document is the same).
+  holds(run) {
+    return run.finished && run.document === this.documentCount;
+  }
+
   // The current run, if any, is superseded: its `done` resolves with null.
   supersede() {
     if (this.run && !this.run.finished) this.run.settle.resolve(null);
@@ -190,6 +199,7 @@ export class Engine {
   async open(bytes, encoding = null, name = null, onProgress = null) {
     this.supersede();
     this.sentText = null;
+    this.documentCount++;
     const id = this.nextId;
     if (onProgress) this.progress.set(id, onProgress);
     try {
@@ -240,6 +250,7 @@ export class Engine {
     if (text === this.sentText) return;
     this.supersede();
     this.sentText = text;
+    this.documentCount++;
     this.worker.postMessage({ type: REQUEST.text, id: this.nextId++, text });
   }
 
@@ -249,6 +260,7 @@ export class Engine {
   chunk(settings, handlers) {
     this.supersede();
     const run = (this.run = new Run(this, this.nextId++, handlers));
+    run.document = this.documentCount;
     this.worker.postMessage({ type: REQUEST.chunk, id: run.id, settings });
     return run;
   }

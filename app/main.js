@@ -55,5 +55,5 @@ export function start(spawned) {
   // Text typed or pasted before these modules had loaded (the engine's worker
   // starts first and the page after it: boot.js) is the document, as if typed now.
   if (ui.textarea.value) ui.textarea.dispatchEvent(new Event("input"));
-  else app.restoreKept(); // the text from before a reload of this tab, if any
+  else if (!app.restoreKept()) app.showSample(); // the text from before a reload of this tab, else a first visit's sample
 }

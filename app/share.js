@@ -107,10 +107,13 @@ function tokenizerArgs(s) {
   return ["--encoding", s.encoding];
 }
 
-// The same run as a Python script: the file decoded as the CLI decodes it, the
-// same chunks, the same JSONL bytes written.
+// The same run as a Python script: the file read as the CLI reads it (read_input: an
+// HTML, PDF or DOCX file's text extracted, other bytes decoded), the same chunks, the
+// same JSONL bytes written.
 export function pythonCode(s, { name, names, inputEncoding, language, readAs } = {}) {
   const file = fileOf(name);
+  // the chosen codec; "html" keeps an HTML file as markup, as --language html does
+  const readArgs = (language === "html" ? `, language="html"` : "") + (inputEncoding ? `, encoding=${pyq(inputEncoding)}` : "");
   const args = [`max_tokens=${s.max_tokens}`];
   if (!s.overlapAuto) args.push(`overlap=${s.overlap}`);
   if (chosenUnit(s)) args.push(`overlap_unit=${pyq(chosenUnit(s))}`);
@@ -132,17 +135,22 @@ export function pythonCode(s, { name, names, inputEncoding, language, readAs } =
       "import chunkwise",
       "from chunkwise import export",
       ...(byName ? ["from chunkwise.code import languages"] : []),
-      "from chunkwise.io import decode",
+      "from chunkwise.documents import DocumentError, read_input",
       "",
       ...register,
       "groups = []",
       `for name in [${names.map(pyq).join(", ")}]:`,
       "    with open(name, \"rb\") as f:",
-      "        text, info = decode.decode_bytes(f.read())",
-      ...(byName ? ["    language = languages.choose(None, name, text)[0] or \"text\""] : []),
-      ...(s.parents
-        ? [`    result = chunkwise.chunk_document(text, ${args.join(", ")})`, "    groups.append((result.chunks, name, result.parents))"]
-        : [`    groups.append((chunkwise.chunk(text, ${args.join(", ")}), name))`]),
+      "        data = f.read()",
+      "    try:",
+      `        text, note, document = read_input(data, name${readArgs})`,
+      "    except DocumentError:  # neither text nor a document: left out, as the CLI leaves it out",
+      "        continue",
+      ...(byName ? ["    language = \"text\" if document else languages.choose(None, name, text)[0] or \"text\""] : []),
+      `    result = chunkwise.chunk_document(text, ${args.join(", ")})`,
+      "    if document:",
+      "        result.chunks, result.parents = document.with_pages(result.chunks), document.with_pages(result.parents)",
+      "    groups.append((result.chunks, name, result.parents))",
       "sys.stdout.buffer.write(export.render_many(groups, \"jsonl\").encode(\"utf-8\"))",
       "",
     ].join("\n");
@@ -151,15 +159,16 @@ export function pythonCode(s, { name, names, inputEncoding, language, readAs } =
     "import sys",
     "import chunkwise",
     "from chunkwise import export",
-    "from chunkwise.io import decode",
+    "from chunkwise.documents import read_input",
     "",
     ...register,
     `with open(${pyq(file)}, "rb") as f:`,
-    `    text, info = decode.decode_bytes(f.read()${inputEncoding ? `, ${pyq(inputEncoding)}` : ""})`,
-    ...(s.parents  // the parents' records come before the chunks that tile them
-      ? [`result = chunkwise.chunk_document(text, ${args.join(", ")})`,
-        "sys.stdout.buffer.write(export.render(result.chunks, \"jsonl\", parents=result.parents).encode(\"utf-8\"))"]
-      : [`chunks = chunkwise.chunk(text, ${args.join(", ")})`, "sys.stdout.buffer.write(export.to_jsonl(chunks).encode(\"utf-8\"))"]),
+    `    text, note, document = read_input(f.read(), ${pyq(file)}${readArgs})`,
+    `result = chunkwise.chunk_document(text, ${args.join(", ")})`,
+    "if document:  # a PDF's chunks (and parents) say their pages",
+    "    result.chunks, result.parents = document.with_pages(result.chunks), document.with_pages(result.parents)",
+    // the parents' records come before the chunks that tile them
+    "sys.stdout.buffer.write(export.render(result.chunks, \"jsonl\", parents=result.parents).encode(\"utf-8\"))",
     "",
   ].join("\n");
 }

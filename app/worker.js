@@ -198,7 +198,8 @@ function openFile({ id, bytes, encoding, name }) {
 }
 
 // The compare view: other settings on the current document, apart from its run.
-function runCompare({ id, settings }) {
+async function runCompare({ id, settings }) {
+  await ensureTokenizer(settings.encoding); // a preset's, fetched the first time (or "tokenizer-offline")
   post({ type: REPLY.compared, id, ...JSON.parse(call("compare", JSON.stringify(settings))) });
 }
 

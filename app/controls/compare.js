@@ -26,6 +26,15 @@ export function wireCompare(app) {
     }
   }
 
+  // B's settings as last compared (what an uncached preset tokenizer offline goes back to).
+  let comparedB = null;
+  function showB(b) {
+    cmp.strategy.value = b.strategy;
+    cmp.encoding.value = b.choice;
+    cmp.size.value = b.max_tokens;
+    cmp.overlap.value = b.overlap ?? "";
+  }
+
   async function runCompare() {
     if (!state.compareB) return;
     const a = state.run;
@@ -41,8 +50,18 @@ export function wireCompare(app) {
       { chunks: store.chunks, stats: state.lastStats, encoding: state.settings.encoding, label: labelA },
       { chunks: B.records, stats: B.stats, encoding: state.compareB.encoding, label: settingsLabel(state.compareB),
         comparison: B.comparison });
+      comparedB = state.compareB;
     } catch (err) {
-      cmp.status.textContent = `B could not run: ${err.message}`;
+      // A preset's tokenizer this device never fetched, offline: B's settings and
+      // comparison before stay, as A's do (run.js).
+      if (err.code === "tokenizer-offline" && comparedB) {
+        state.compareB = comparedB;
+        showB(comparedB);
+        cmp.status.textContent = `${err.message} B's settings before are kept.`;
+        return;
+      }
+      cmp.status.textContent = err.code === "tokenizer-offline" ? `${err.message} Choose another tokenizer for B to compare offline.`
+        : `B could not run: ${err.message}`;
     }
   }
 
@@ -66,7 +85,10 @@ export function wireCompare(app) {
       return;
     }
     // B starts its overlaps where A does (the "Overlap starts at" setting).
-    state.compareB = { max_tokens: size.value, overlap: overlap.value, overlap_unit: state.settings.overlapUnit, strategy: cmp.strategy.value, encoding: cmp.encoding.value };
+    // An embedding-model preset ("model:NAME") is compared with its tokenizer; `choice`: the picker's value.
+    const choice = cmp.encoding.value;
+    const encoding = choice.startsWith("model:") ? catalog.model(choice.slice("model:".length))?.encoding ?? choice : choice;
+    state.compareB = { max_tokens: size.value, overlap: overlap.value, overlap_unit: state.settings.overlapUnit, strategy: cmp.strategy.value, encoding, choice };
     runCompare();
   });
 

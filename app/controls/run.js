@@ -34,7 +34,8 @@ export function wireRun(app) {
   function showWaiting() {
     if (state.engineState === "error") return;
     setRunState("pending", "Waiting for the engine to start…");
-    docView.placeholder(state.source.text
+    docView.placeholder(state.source.sample ? "The sample document will be chunked as soon as the engine has started (see the top right)."
+      : state.source.text
       ? "Your text is here. It will be chunked as soon as the engine has started (see the top right)."
       : EMPTY_TEXT);
   }
@@ -42,6 +43,13 @@ export function wireRun(app) {
   function schedule() {
     clearTimeout(debounceTimer);
     app.setDownloads(false);
+    // A run still going (or still being drawn) is for a text or settings the page no
+    // longer has: it stops, so its end is not shown as done, with downloads and as the
+    // result a Cancel or an uncached tokenizer goes back to, while the edit waits.
+    if (state.run && state.run !== shown?.run) {
+      engine.cancel();
+      state.run = null;
+    }
     if (state.engineState === "ready") setRunState("pending", "Waiting for you to stop typing…");
     else showWaiting();
     debounceTimer = setTimeout(run, DEBOUNCE_MS);
@@ -155,8 +163,10 @@ export function wireRun(app) {
     const sameText = await restore(result);
     if (sameText == null) return; // a newer run meanwhile
     const { max_tokens: size, overlap } = result.run.settings;
+    // (a file opened again replaced the engine's document, and that result's downloads with it)
+    const gone = sameText && !engine.holds(result.run) ? " It is no longer in the engine: change a setting to chunk it again for the downloads." : "";
     setRunState("cancelled", sameText
-      ? `Cancelled. The previous result is shown: size ${fmtInt(size)}, overlap ${fmtInt(overlap)}.`
+      ? `Cancelled. The previous result is shown: size ${fmtInt(size)}, overlap ${fmtInt(overlap)}.${gone}`
       : `Cancelled. The chunks shown are those of the text before (${fmtInt(result.text.length)} characters); this text is not chunked: edit it or change a setting to chunk it.`);
   });
 
@@ -196,7 +206,7 @@ export function wireRun(app) {
     await store.finish();
     if (state.run !== result.run) return null;
     showFlags(flagAll(store.chunks, store.text, result.stats.budget, new Set(result.run.midSentence || [])));
-    app.setDownloads(sameText);
+    app.setDownloads(sameText && engine.holds(result.run));
     return sameText;
   }
 

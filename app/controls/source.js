@@ -9,6 +9,7 @@ import * as catalog from "../catalog.js";
 import { count } from "../words.js";
 import { LARGE_TEXT } from "../ui.js";
 import * as session from "../session.js";
+import * as sample from "../sample.js";
 
 export function wireSource(app) {
   const { ui, state, engine, undo } = app;
@@ -19,6 +20,7 @@ export function wireSource(app) {
   function showSourceInfo() {
     const { text, name, size, onDisk } = state.source;
     const parts = [];
+    if (state.source.sample) parts.push("Sample document");
     if (name) parts.push(name);
     if (text && size) parts.push(`${fmtInt(size.chars)} characters`, fmtBytes(size.bytes));
     if (onDisk != null) parts.push(`${fmtBytes(onDisk)} on disk`);
@@ -55,6 +57,7 @@ export function wireSource(app) {
 
   function setSource(text, name, replacedSurrogates) {
     state.source = { text, name: text ? name : null, size: null, onDisk: null };
+    if (text) sample.ownTextSeen();
     notice([replacedSurrogates ? `${fmtInt(replacedSurrogates)} unpaired surrogate code unit${replacedSurrogates === 1 ? " was" : "s were"} replaced with U+FFFD (\uFFFD).` : "",
       notKept(text)].filter(Boolean).join(" "));
     showSourceInfo();
@@ -64,14 +67,27 @@ export function wireSource(app) {
   // not when the page goes away, when nobody could read it.
   const notKept = (text) => (session.tooLargeToKeep(text)
     ? `This text is over ${session.KEEP_MAX / 1e6} million characters: it is not kept across a reload of this tab.` : "");
-  addEventListener("pagehide", () => (state.files ? session.forget() : session.keep(state.source)));
-  // The text from before a reload of this tab, as it was (main.js calls this when the box is empty).
+  // (the sample is not the user's text: it is not kept as if typed)
+  addEventListener("pagehide", () => (state.files || state.source.sample ? session.forget() : session.keep(state.source)));
+  // The text from before a reload of this tab, as it was (main.js calls this when the box
+  // is empty). -> whether there was one.
   function restoreKept() {
     const before = session.kept();
-    if (!before) return;
+    if (!before) return false;
     showText(before.text);
     setSource(before.text, before.name, 0);
     notice("Your text is back after the reload: it is kept in this tab only, never sent, and gone when the tab is closed.");
+    app.run();
+    return true;
+  }
+  // A first visit (this browser never chunked a text of its own) shows the sample, chunked:
+  // in the document view only, so the text box is empty for the user's text, and whatever
+  // is typed, pasted or opened replaces it.
+  function showSample() {
+    if (!sample.wanted()) return;
+    state.source = { text: sample.SAMPLE_TEXT, name: null, size: null, onDisk: null, sample: true };
+    notice(sample.SAMPLE_NOTICE);
+    showSourceInfo();
     app.run();
   }
 
@@ -87,6 +103,7 @@ export function wireSource(app) {
   }
   // Offer Undo for a change that replaces the whole text.
   function offerUndo(message) {
+    if (state.source.sample) return; // the sample is not the user's to lose
     const before = { ...state.source, notice: ui.inputNotice.hidden ? "" : ui.inputNotice.textContent, encodingShown: !ui.encodingRow.hidden };
     undo.offer(message, () => restoreSource(before));
   }
@@ -181,6 +198,7 @@ export function wireSource(app) {
         return;
       }
       if (encoding == null) offerUndo(`Opened ${file.name}.`);
+      sample.ownTextSeen();
       showText(text); // shown for editing; `source.text` keeps CRLF exactly as decoded
       state.source = { text, name: file.name, size, onDisk: file.size, file, encoding: info.encoding, suggested: info.suggested, chosenEncoding: encoding, eol: lineEndings(text) };
       app.resetLanguage();
@@ -282,5 +300,5 @@ export function wireSource(app) {
     if (encodingFile && ui.suggestedEncoding.dataset.encoding) openFile(encodingFile, ui.suggestedEncoding.dataset.encoding);
   });
 
-  return { showSourceInfo, notice, showMany, dropMany, restoreKept };
+  return { showSourceInfo, notice, showMany, dropMany, restoreKept, showSample };
 }

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PYTHON, ROOT, clipboard, download, paste, readDocumentView, runCommand, useApp, waitDone } from "./helpers.mjs";
+import { PYTHON, ROOT, clipboard, download, paste, readDocumentView, runCommand, runPython, useApp, waitDone } from "./helpers.mjs";
 
 const dir = mkdtempSync(path.join(tmpdir(), "chunkwise-documents-"));
 // A PDF of three pages and a DOCX with headings, made by the tests' own makers
@@ -56,6 +56,9 @@ describe("documents", () => {
       await waitDone(page);
       const got = await download(page, "download-jsonl");
       assert.ok(got.bytes.equals(cli([name])), `the page's JSONL for ${name} equals python -m chunkwise ${name}`);
+      // Copy as Python read every file as decoded text: a PDF's bytes, a DOCX's zip, HTML's markup
+      await page.click("[data-testid=copy-python]");
+      assert.ok(runPython(await clipboard(page), dir).equals(got.bytes), `Copy as Python gives the page's JSONL for ${name}`);
       const records = got.bytes.toString("utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
       const view = (await readDocumentView(page)).text;
       assert.equal(view, execFileSync(PYTHON, ["-m", "chunkwise", name, "--extract"], { cwd: dir }).toString("utf8"),
@@ -97,6 +100,8 @@ describe("documents", () => {
     let want;
     try { want = cli(names); } catch (err) { want = err.stdout; }
     assert.ok(got.bytes.equals(want), "the page's JSONL equals the CLI's on the same files");
+    await page.click("[data-testid=copy-python]");
+    assert.ok(runPython(await clipboard(page), dir).equals(got.bytes), "Copy as Python gives the same bytes, the executable left out");
     assert.ok(!got.bytes.toString("utf8").includes("\ufffd"));
   });
 

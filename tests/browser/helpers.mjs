@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { pageWords } from "../../app/words.js";
+import { OWN_TEXT_KEY } from "../../app/sample.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const ARTIFACTS = path.join(ROOT, "test-artifacts");
@@ -69,8 +70,11 @@ export function useApp(options) {
 }
 
 // A fresh context and page on the app, booted. `log` collects what the page did.
-export async function openApp(browser, server, { colorScheme = "light", viewport = { width: 1400, height: 1000 } } = {}) {
+// sample: a first visit, with the sample document (app/sample.js); otherwise a browser
+// that has chunked its own text before, whose page starts empty.
+export async function openApp(browser, server, { colorScheme = "light", viewport = { width: 1400, height: 1000 }, sample = false } = {}) {
   const context = await browser.newContext({ acceptDownloads: true, colorScheme, viewport });
+  if (!sample) await skipSample(context);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
   const page = await context.newPage();
   const log = { requests: [], consoleErrors: [], pageErrors: [], dialogs: [] };
@@ -88,6 +92,9 @@ export async function openApp(browser, server, { colorScheme = "light", viewport
   await waitReady(page);
   return { context, page, log };
 }
+
+// A context whose pages start empty, as for someone who has chunked a text before.
+export const skipSample = (context) => context.addInitScript((key) => localStorage.setItem(key, "1"), OWN_TEXT_KEY);
 
 export async function waitReady(page) {
   await page.waitForSelector('[data-testid=engine-status][data-state="ready"], [data-testid=engine-status][data-state="error"]', { timeout: BOOT_TIMEOUT });

@@ -75,6 +75,35 @@ describe("offline: preset tokenizers", () => {
     }
   });
 
+  test("Compare: B with a preset never fetched, offline, says so and keeps B's settings and result", async () => {
+    await page.click("[data-testid=tab-compare]");
+    await page.selectOption("[data-testid=cmp-strategy]", "sentences");
+    await page.fill("[data-testid=cmp-size]", "128");
+    await page.fill("[data-testid=cmp-overlap]", "0");
+    await page.selectOption("[data-testid=cmp-encoding]", "o200k_base");
+    await page.click("[data-testid=cmp-run]");
+    await page.waitForFunction(() => /only in B/.test(document.querySelector("[data-testid=cmp-status]").textContent));
+    const comparison = await page.textContent("[data-testid=cmp-status]");
+    const headB = await page.textContent("#cmp-head-b");
+    const rowsB = await page.$$eval("[data-testid^=cmp-row-] [data-side=b]", (els) => els.map((e) => e.dataset.value));
+    await goOffline(context, page);
+    try {
+      await page.selectOption("[data-testid=cmp-encoding]", MINILM);
+      await page.click("[data-testid=cmp-run]");
+      await page.waitForFunction((before) => document.querySelector("[data-testid=cmp-status]").textContent !== before, comparison);
+      const status = await page.textContent("[data-testid=cmp-status]");
+      assert.match(status, /all-MiniLM-L6-v2's tokenizer is not on this device yet; connect once to fetch it\. B's settings before are kept\./);
+      assert.doesNotMatch(status, /engine failed|report|could not run/i);
+      assert.equal(await page.inputValue("[data-testid=cmp-encoding]"), "o200k_base", "B's tokenizer before is shown");
+      assert.equal(await page.inputValue("[data-testid=cmp-size]"), "128");
+      assert.equal(await page.textContent("#cmp-head-b"), headB, "and B's result before");
+      assert.deepEqual(await page.$$eval("[data-testid^=cmp-row-] [data-side=b]", (els) => els.map((e) => e.dataset.value)), rowsB);
+    } finally {
+      await context.setOffline(false);
+    }
+    await page.click("[data-testid=tab-document]");
+  });
+
   test("once picked online, the preset's tokenizer works offline after a reload", async () => {
     await page.selectOption("[data-testid=encoding]", MINILM);
     await waitDone(page);

@@ -144,4 +144,33 @@ describe("page round 3: defects a new user hit", () => {
     await page.click("[data-testid=clear-text]");
     await paste(page, doc);
   });
+
+  // Reported: after a Cancel on a file opened again, the downloads were enabled for the
+  // result shown, which the engine no longer held (opening a file replaces its document):
+  // a click said "Download failed: These chunks are out of date" and saved nothing.
+  test("defect 12: a cancelled run of a file opened again: downloads only for a result the engine still holds", async () => {
+    const settings = { strategy: "smart", max_tokens: 256, overlap: 32, encoding: "cl100k_base" };
+    const rand = rng(27);
+    const parts = [];
+    for (let n = 0; n < 8_000_000; n += parts.at(-1).length + 2) parts.push(paragraph(rand, 6));
+    const file = tmpFile("big.txt", parts.join("\n\n"));
+    await setSettings(page, { size: 256, overlap: 32 });
+    await page.setInputFiles("[data-testid=file-input]", file);
+    await waitDone(page, 300_000);
+    const shown = await readStats(page);
+    await page.setInputFiles("[data-testid=file-input]", file); // the same file again
+    const cancel = page.locator("[data-testid=cancel-run]");
+    await cancel.waitFor({ state: "visible" });
+    await cancel.click();
+    await page.waitForFunction(() => document.querySelector("[data-testid=run-status]").dataset.state === "cancelled");
+    assert.equal((await readStats(page)).chunk_count, shown.chunk_count, "the result before is shown");
+    assert.match(await status(page), /It is no longer in the engine: change a setting to chunk it again for the downloads\.$/);
+    assert.equal(await page.isEnabled("[data-testid=download-jsonl]"), false, "no downloads the engine cannot give");
+    // Chunked again, its downloads are the file's.
+    await page.fill("[data-testid=max-tokens]", "300");
+    await waitDone(page, 300_000);
+    assert.ok((await download(page, "download-jsonl")).bytes.equals(cli(file, { ...settings, max_tokens: 300 }, "jsonl")));
+    await page.click("[data-testid=clear-text]");
+    await paste(page, doc);
+  });
 });

@@ -6,7 +6,8 @@
 
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openApp, paste, readStats, setSettings, useApp, waitDone, waitReady } from "./helpers.mjs";
+import { assertMatchesEngine, engineReference, openApp, paste, readDocumentView, readStats, setSettings, useApp, waitDone, waitReady } from "./helpers.mjs";
+import { SAMPLE_NOTICE, SAMPLE_TEXT } from "../../app/sample.js";
 import { markdownDoc, paragraph, rng } from "./corpus.mjs";
 
 const doc = markdownDoc(7, 6);
@@ -109,5 +110,89 @@ describe("a reload, Back and Forward, and the presets", () => {
   test("no errors in the console", () => {
     assert.deepEqual(app.log.pageErrors, []);
     assert.deepEqual(app.log.consoleErrors, []);
+  });
+});
+
+// Issue 27: a first visit shows a short sample document, chunked, that says it is one;
+// the user's first paste (or file) replaces it, and only the user's text is kept across
+// a reload. Before, a first visit showed an empty page.
+describe("a first visit: the sample document", () => {
+  const app = useApp();
+  let page;
+  before(async () => { ({ page } = await openApp(app.browser, app.server, { sample: true })); });
+
+  test("the sample is chunked as the engine chunks it, and says it is a sample", async () => {
+    await waitDone(page);
+    assert.equal(await page.textContent("[data-testid=input-notice]"), SAMPLE_NOTICE);
+    assert.match(await page.textContent("[data-testid=source-info]"), /^Sample document · /);
+    assert.equal(await page.inputValue("[data-testid=source-text]"), "", "the box is empty for the user's own text");
+    await assertMatchesEngine(page, SAMPLE_TEXT, { strategy: "smart", max_tokens: 512, overlap: null, encoding: "cl100k_base" });
+    const view = await readDocumentView(page);
+    assert.ok(view.chunks.length >= 2, "the sample shows a cut");
+    // Each structure the page marks is in it.
+    for (const shape of [/^# /m, /^## /m, /^### /m, /^- \*\*/m, /^\| --- \|/m, /^```python$/m, /wraps|wrapped/]) assert.match(SAMPLE_TEXT, shape);
+    assert.equal(await page.isEnabled("[data-testid=download-jsonl]"), true);
+  });
+
+  test("a reload is still a first visit, and the sample is never kept as the user's text", async () => {
+    await page.reload();
+    await waitReady(page);
+    await waitDone(page);
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("chunkwise.text.v1")), null);
+    assert.equal(await page.textContent("[data-testid=input-notice]"), SAMPLE_NOTICE);
+    assert.equal((await readDocumentView(page)).text, SAMPLE_TEXT);
+  });
+
+  test("the first paste replaces the sample; a reload keeps the user's text, not the sample", async () => {
+    await paste(page, doc);
+    assert.equal((await readDocumentView(page)).text, doc);
+    assert.equal(await page.isVisible("[data-testid=input-notice]"), false, "the sample's notice is gone");
+    assert.doesNotMatch(await page.textContent("[data-testid=source-info]"), /Sample/);
+    assert.equal(await page.isVisible("[data-testid=undo]"), false, "no Undo to bring back the sample");
+    await page.reload();
+    await waitReady(page);
+    await waitDone(page);
+    assert.equal(await page.inputValue("[data-testid=source-text]"), doc);
+    assert.equal((await readDocumentView(page)).text, doc);
+    // Cleared, the page stays empty: this browser has had a text of its own.
+    await page.click("[data-testid=clear-text]");
+    await page.reload();
+    await waitReady(page);
+    assert.equal(await page.textContent("[data-testid=run-status-text]"), "Paste or open a document to see its chunks.");
+    assert.equal(await page.inputValue("[data-testid=source-text]"), "");
+  });
+
+  // The sample's chunks were still being drawn when the first paste came (helpers.paste
+  // fills the box: an edit, chunked after a pause): the page said done for the sample,
+  // so a run after it (offline-presets.test) kept the sample as "the settings before".
+  // The clock stops while a run's chunks are drawn: its end cannot come before the edit.
+  test("an edit while the chunks before are drawn: the page waits for the edit, never done for the text before", async () => {
+    const { page: fresh } = await openApp(app.browser, app.server, { sample: true });
+    await waitDone(fresh);
+    await fresh.clock.install();
+    await fresh.clock.pauseAt(Date.now() + 60_000);
+    await fresh.setInputFiles("[data-testid=file-input]", { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(doc) });
+    // its stats are in (the run is finished in the engine), its chunks not yet drawn
+    const expected = engineReference(doc, { strategy: "smart", max_tokens: 512, overlap: null, encoding: "cl100k_base" }).stats.chunk_count;
+    await fresh.waitForFunction((n) => Number(document.querySelector("[data-testid=stat-chunk_count]")?.dataset.value) === n, expected, { polling: 50 });
+    await fresh.fill("[data-testid=source-text]", "A text of my own.");
+    await fresh.clock.runFor(200); // the drawing ends; the edit's pause (250 ms) has not
+    assert.equal(await fresh.getAttribute("[data-testid=run-status]", "data-state"), "pending");
+    assert.equal(await fresh.isEnabled("[data-testid=download-jsonl]"), false, "no downloads for the file's chunks");
+    await fresh.clock.resume();
+    await waitDone(fresh);
+    assert.equal((await readDocumentView(fresh)).text, "A text of my own.");
+    assert.equal(await fresh.isEnabled("[data-testid=download-jsonl]"), true);
+  });
+
+  test("an opened file replaces the sample too", async () => {
+    const { page: fresh } = await openApp(app.browser, app.server, { sample: true });
+    await waitDone(fresh);
+    await fresh.setInputFiles("[data-testid=file-input]", { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(doc) });
+    await fresh.waitForFunction(() => /notes\.md/.test(document.querySelector("[data-testid=source-info]").textContent));
+    await waitDone(fresh);
+    assert.equal((await readDocumentView(fresh)).text, doc);
+    assert.doesNotMatch(await fresh.textContent("[data-testid=input-notice]"), /Sample/);
+    assert.equal(await fresh.isVisible("[data-testid=undo]"), false, "no Undo to bring back the sample");
   });
 });
