@@ -12,6 +12,13 @@ import { markdownDoc } from "./corpus.mjs";
 describe("defect 2: stats and downloads beside the chunks", () => {
   const app = useApp({ viewport: { width: 1280, height: 800 } });
   let page;
+  async function assertInView(parts, size) {
+    for (const part of parts) {
+      const p = await place(page, part);
+      assert.ok(p.inView, `${part} is in the window at ${size.width}x${size.height}: ${JSON.stringify(p)}`);
+    }
+  }
+
   before(async () => {
     page = app.page;
     await paste(page, markdownDoc(7, 6));
@@ -22,11 +29,8 @@ describe("defect 2: stats and downloads beside the chunks", () => {
     test(`${size.width}x${size.height}: chunks, histogram and downloads in view, the page not scrolled`, async () => {
       await page.setViewportSize(size);
       await page.evaluate(() => scrollTo(0, 0));
-      for (const part of ["[data-testid=document-view]", "[data-testid=histogram]", "[data-testid=histogram-caption]", "[data-testid=reason-end]",
-        "[data-testid=download-jsonl]", "[data-testid=download-text]", "[data-testid=strategy]"]) {
-        const p = await place(page, part);
-        assert.ok(p.inView, `${part} is in the window at ${size.width}x${size.height}: ${JSON.stringify(p)}`);
-      }
+      await assertInView(["[data-testid=document-view]", "[data-testid=histogram]", "[data-testid=histogram-caption]",
+        "[data-testid=reason-end]", "[data-testid=download-jsonl]", "[data-testid=download-text]", "[data-testid=strategy]"], size);
       const view = await place(page, "[data-testid=document-view]");
       assert.ok(view.bottom - view.top >= 400, `the document view stays tall: ${view.bottom - view.top}px`);
       assert.ok(view.right - view.left >= 540, `and wide: ${view.right - view.left}px`);
@@ -48,11 +52,8 @@ describe("defect 2: stats and downloads beside the chunks", () => {
     test(`${size.width}x${size.height}: chunks, stats, histogram and downloads in view, the page not scrolled`, async () => {
       await page.setViewportSize(size);
       await page.evaluate(() => scrollTo(0, 0));
-      for (const part of ["[data-testid=document-view]", "#stats-heading", "[data-testid=stat-chunk_count]", "[data-testid=histogram]",
-        "[data-testid=download-jsonl]", "[data-testid=download-text]", "[data-testid=strategy]"]) {
-        const p = await place(page, part);
-        assert.ok(p.inView, `${part} is in the window at ${size.width}x${size.height}: ${JSON.stringify(p)}`);
-      }
+      await assertInView(["[data-testid=document-view]", "#stats-heading", "[data-testid=stat-chunk_count]", "[data-testid=histogram]",
+        "[data-testid=download-jsonl]", "[data-testid=download-text]", "[data-testid=strategy]"], size);
       const view = await place(page, "[data-testid=document-view]");
       assert.ok(view.bottom - view.top >= 300, `the document view stays tall: ${view.bottom - view.top}px`);
       assert.ok(view.right - view.left >= 420, `and wide: ${view.right - view.left}px`);
