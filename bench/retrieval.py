@@ -6,15 +6,16 @@ public data, with the metrics and embedding model of Smith & Troynikov,
     ./dev bench retrieval [--strategies smart,sentences] [--settings 200/0,250/32] [--langchain recursive]
                           [--no-langchain]
 
-Data: the corpora and questions in ROOT/../shared/retrieval-eval (or the folder
-CHUNKWISE_RETRIEVAL_DATA names). All chunks of all corpora form one pool; each
-question retrieves its top k = 5 by cosine similarity of all-MiniLM-L6-v2
-embeddings (bench/minilm.py, cached in .cache/). In the same run LangChain's
-RecursiveCharacterTextSplitter (at its published settings and at each of
---settings) and TokenTextSplitter (cl100k length) are measured beside chunkwise,
-and the published rows are printed with them. Each row is also broken down by
-the question's corpus (the retrieval stays pooled), each chunkwise row with its
-paired difference from recursive at the same setting.
+Data: the corpora and questions in ROOT/../shared/retrieval-eval (from a git
+worktree, beside its main checkout), or in the folder CHUNKWISE_RETRIEVAL_DATA
+names. All chunks of all corpora form one pool; each question retrieves its top
+k = 5 by cosine similarity of all-MiniLM-L6-v2 embeddings (bench/minilm.py,
+cached in .cache/). In the same run LangChain's RecursiveCharacterTextSplitter
+(at its published settings and at each of --settings) and TokenTextSplitter
+(cl100k length) are measured beside chunkwise, and the published rows are
+printed with them. Each row is also broken down by the question's corpus (the
+retrieval stays pooled), each chunkwise row with its paired difference from
+recursive at the same setting.
 """
 from __future__ import annotations
 
@@ -60,8 +61,27 @@ PUBLISHED = [
 
 
 def data_dir() -> pathlib.Path:
+    """CHUNKWISE_RETRIEVAL_DATA, else shared/retrieval-eval beside the checkout, or beside
+    the main checkout when this is a git worktree (its .git file names the main one's)."""
     env = os.environ.get("CHUNKWISE_RETRIEVAL_DATA")
-    return pathlib.Path(env) if env else ROOT.parent / "shared" / "retrieval-eval"
+    if env:
+        return pathlib.Path(env)
+    beside = ROOT.parent / "shared" / "retrieval-eval"
+    main = _main_checkout()
+    if beside.exists() or main is None:
+        return beside
+    return main.parent / "shared" / "retrieval-eval"
+
+
+def _main_checkout() -> pathlib.Path | None:
+    """The main checkout of this worktree: ROOT/.git is a file "gitdir: MAIN/.git/worktrees/NAME"."""
+    dot_git = ROOT / ".git"
+    if not dot_git.is_file():
+        return None
+    gitdir = pathlib.Path(dot_git.read_text(encoding="utf-8").partition("gitdir:")[2].strip())
+    common = gitdir / "commondir"  # (relative to gitdir: usually "../..")
+    git = (gitdir / common.read_text(encoding="utf-8").strip()).resolve() if common.exists() else gitdir.parent.parent
+    return git.parent
 
 
 def load_data(folder: pathlib.Path):

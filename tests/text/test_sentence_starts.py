@@ -38,10 +38,10 @@ def test_soft_wraps(text, soft):
 
 
 def test_the_judge_flags_a_chunk_that_starts_after_a_soft_wrap():
-    text = "First sentence here.\nSecond one starts a line.\n" + "words that wrap at the\nwidth go on"
+    text = "First sentence here.\nSecond one starts a line.\n" + "words that wrap at the editor's seventy-two\ncolumn width go on"
     doc = chunkwise.Document(text)
     assert doc.starts_sentence(0) and doc.starts_sentence(text.index("Second"))
-    assert not doc.starts_sentence(text.index("width"))  # after a soft wrap: mid-sentence
+    assert not doc.starts_sentence(text.index("column"))  # after a soft wrap: mid-sentence
     assert not doc.starts_sentence(text.index("wrap at"))
     code = chunkwise.Document("def f():\n    x = g(a,\n          b)\n", language="python")
     assert code.starts_sentence(code.text.index("    x"))  # code: any line start
@@ -99,3 +99,30 @@ def test_the_runs_mid_sentence_list_is_the_judges(name, strategy, size):
     doc = chunkwise.Document(text)
     result = chunkwise.chunk_document(doc, max_tokens=size[0], overlap=size[1], strategy=strategy)
     assert result.mid_sentence == [c.index for c in result.chunks[1:] if not doc.starts_sentence(c.start)]
+
+
+def finance_report(quarters=6) -> str:
+    """A financial statement's shape: short lines of lowercase labels and figures, each
+    line a row (no line of it is a hard-wrapped sentence)."""
+    rows = ["revenue", "cost of revenue", "gross profit", "research and development", "sales and marketing",
+            "general and administrative", "total operating expenses", "operating income", "net income"]
+    blocks = []
+    for q in range(quarters):
+        lines = [f"Quarter {q + 1} results (in millions)"]
+        lines += [f"{label} ${1000 + 379 * q + 97 * i:,}" for i, label in enumerate(rows)]
+        lines += ["diluted earnings per share 2.1" + str(q), f"employees {12000 + 150 * q:,}"]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+def test_short_rows_of_labels_and_figures_are_no_soft_wraps():
+    report = finance_report()
+    assert is_soft_wrap("research and development $3,027\nsales and marketing", 31) is False
+    assert [i for i, ch in enumerate(report) if ch == "\n" and is_soft_wrap(report, i)] == []
+    doc = chunkwise.Document(report)
+    rows = [i + 1 for i, ch in enumerate(report[:-1]) if ch == "\n" and report[i + 1] != "\n"]
+    assert all(doc.starts_sentence(i) for i in rows)
+    result = chunkwise.chunk_document(doc, max_tokens=48, overlap=0)
+    assert len(result.chunks) > 6
+    assert {c.boundary for c in result.chunks} <= {"paragraph", "line", "end"}  # a row is never cut
+    assert result.mid_sentence == []

@@ -150,10 +150,13 @@ def is_soft_wrap(text: str, i: int, capitals: bool = True) -> bool:
     if end == 0:
         return False
     last = text[end - 1]
-    if not (last == "," or is_alnum(last) or (last in _HYPHENS and end > 1 and is_letter(text[end - 2]))):
+    broken_word = last in _HYPHENS and end > 1 and is_letter(text[end - 2])
+    if not (last == "," or is_alnum(last) or broken_word):
         return False
     if is_lower(text[i + 1]):
-        return True
+        # a short line that ends in a word or figure is a row of a table or list
+        # ("research and development $3,027" "sales and marketing ..."): no wrap
+        return broken_word or _line_length(text, end) >= _WRAP_WIDTH
     j = i + 1
     stop = min(n, j + _INDENT_READ)
     while j < stop and text[j] in " \t":
@@ -165,14 +168,30 @@ def is_soft_wrap(text: str, i: int, capitals: bool = True) -> bool:
     if not (lower and j > i + 1) and not (capitals and (is_alnum(first) or first in "(\"'“")):
         return False
     line_start = text.rfind("\n", max(0, end - 8 * _WRAP_WIDTH), end) + 1
-    k = line_start
-    while k < end and text[k] in " \t":
-        k += 1
     next_end = text.find("\n", j, j + 8 * _WRAP_WIDTH)
-    next_length = (n if next_end == -1 else next_end) - j
-    if end - k < max(_WRAP_WIDTH, _WRAP_SHARE * next_length):
+    next_length = _columns(text, j, n if next_end == -1 else next_end)
+    if _line_length(text, end) < max(_WRAP_WIDTH, _WRAP_SHARE * next_length):
         return False
     return lower or (line_start > 0 and is_soft_wrap(text, line_start - 1, False))
+
+
+def _line_length(text: str, end: int) -> int:
+    """The columns of the line that ends at end, past its indentation (looked back at
+    most 8 widths: a longer line ran into the width whatever its start)."""
+    k = text.rfind("\n", max(0, end - 8 * _WRAP_WIDTH), end) + 1
+    while k < end and text[k] in " \t":
+        k += 1
+    return _columns(text, k, end)
+
+
+# East Asian wide characters take two columns of the width a text was wrapped at
+# (the blocks of Markus Kuhn's wcwidth: Hangul, CJK, kana, fullwidth forms)
+_WIDE = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
+                   "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]")
+
+
+def _columns(text: str, start: int, end: int) -> int:
+    return end - start + len(_WIDE.findall(text, start, end))
 
 
 # The levels found by a pattern: (pattern, cut at the match's end?, check).
