@@ -77,9 +77,9 @@ def chunk(
     "auto" detects code from strong signals, None is prose and Markdown.
     overlap_unit "unit" starts the overlap where a sentence starts (a line for
     `lines`, a paragraph for `paragraphs`), 0.5x-1.5x of `overlap` or a shorter
-    whole sentence, at a word start only when the tail has no sentence start
-    (`sentences`: no overlap rather than half a sentence); "word" takes the
-    longest tail of whole words within `overlap`.
+    whole sentence; where none starts within half the budget, prose strategies
+    give the chunk no overlap rather than half a sentence (`lines` and `code`
+    start at a word); "word" takes the longest tail of whole words within `overlap`.
     context "headings" gives each chunk `embed_text` (its heading path and any table
     header, then its text) and `embed_tokens`, within max_tokens. parent_tokens=N
     also makes parents of N tokens (chunk_document's `parents`), each chunk in one.

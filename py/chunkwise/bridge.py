@@ -249,7 +249,7 @@ class Session:
         a = self.finished
         return _json({"records": [self.record(c) for c in result.chunks], "stats": stats.compute(result),
                       "warnings": list(result.warnings),
-                      "comparison": stats.comparison(self.document, a, result) if a is not None else None})
+                      "comparison": stats.comparison(a, result) if a is not None else None})
 
     # -- several files at once (as `python -m chunkwise FILE1 FILE2 ...`) --------
     def set_files(self, names_json: str, contents) -> str:

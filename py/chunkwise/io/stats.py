@@ -1,8 +1,7 @@
 """Numbers about a run: sizes, fill, overlap and why each chunk ended."""
 from __future__ import annotations
 
-from ..text.separators import is_soft_wrap
-from ..types import BOUNDARIES, LINE, SENTENCE, Result
+from ..types import BOUNDARIES, Result
 
 HISTOGRAM_BINS = 10
 
@@ -83,28 +82,12 @@ def _model_fields(model: str) -> dict:
     return describe_model(model)
 
 
-def mid_sentence_starts(document, chunks) -> int:
-    """How many chunks start in the middle of a sentence: neither where chunkwise's
-    sentence finder starts a sentence or a line, nor at a line's start (its indentation:
-    code keeps it) after a line break that is no soft wrap (hard-wrapped prose: a
-    lowercase word after a word or comma goes on with the sentence). bench/retrieval.py
-    counts any line start as a start; here a wrapped line is what a reader sees it as."""
-    text, seps = document.text, document.separators
-    mid = 0
-    for c in chunks:
-        line_start = text.rfind("\n", 0, c.start) + 1
-        at_line_start = not text[line_start : c.start].strip(" \t") and (
-            line_start == 0 or not is_soft_wrap(text, line_start - 1))
-        mid += not (at_line_start or seps.is_unit_start(c.start, (LINE, SENTENCE)))
-    return mid
-
-
-def comparison(document, a: Result, b: Result) -> dict:
+def comparison(a: Result, b: Result) -> dict:
     """The same text chunked twice (the page's Compare): per side, the chunks that start
-    mid-sentence and those over their budget (each in its own tokenizer); and the cuts
-    (chunk ends) in both, only in A and only in B."""
+    mid-sentence (the one judge: Result.mid_sentence) and those over their budget (each in
+    its own tokenizer); and the cuts (chunk ends) in both, only in A and only in B."""
     ends_a, ends_b = {c.end for c in a.chunks}, {c.end for c in b.chunks}
-    side = lambda r: {"chunks": len(r.chunks), "mid_sentence": mid_sentence_starts(document, r.chunks),
+    side = lambda r: {"chunks": len(r.chunks), "mid_sentence": len(r.mid_sentence),
                       "over_budget": sum(c.token_count > r.settings.max_tokens for c in r.chunks)}
     return {"a": side(a), "b": side(b),
             "cuts": {"both": len(ends_a & ends_b), "a": len(ends_a - ends_b), "b": len(ends_b - ends_a)}}
