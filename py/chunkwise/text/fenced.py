@@ -19,6 +19,7 @@ prose, as before.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from functools import cached_property
 
 from ..code.scan import scan
 from ..code.cuts import CodeOutline, CodeSeparators, code_chunk_start
@@ -40,27 +41,39 @@ _CODE_LEVELS = {
 
 class _Block:
     """One fenced block of a known language: its span (no prose cut in it) and its
-    code cuts, as offsets in the whole text."""
+    code cuts, as offsets in the whole text. The body is scanned when a cut is first
+    looked for in it: most blocks of a document fit inside a chunk, and a scan costs
+    about what encoding the block does."""
 
     def __init__(self, text: str, fence, language: str):
         self.start, self.end = fence.start, fence.end
         self.body, self.body_end = fence.body, fence.body_end
-        body = text[fence.body : fence.body_end]
-        structure = scan(body, language)
+        self._text, self._language = text, language
+
+    @cached_property
+    def levels(self) -> dict[int, tuple[list[int], list]]:
+        """code level -> (cuts, depth keys), sorted by cut."""
+        body = self._text[self.body : self.body_end]
+        structure = scan(body, self._language)
         code = CodeSeparators(body, CodeOutline(structure), structure)
-        shift = fence.body
+        shift = self.body
         # A cut before the body's first text or after its last would leave a fence
         # line alone in a chunk (a blank line right inside a fence is no cut).
         first, last = skip_space(body, 0), trim_end(body, 0, len(body))
-        self.levels = {}  # code level -> (cuts, depth keys), sorted by cut
+        levels = {}
         for level, (pos, keys) in code._levels.items():
             kept = [(p, key) for p, key in zip(pos, keys) if first < p < last]
-            self.levels[level] = ([p + shift for p, _ in kept], [key for _, key in kept])
-        # what each cut is reported as: the strongest code level it belongs to
-        self.reported: dict[int, int] = {}
+            levels[level] = ([p + shift for p, _ in kept], [key for _, key in kept])
+        return levels
+
+    @cached_property
+    def reported(self) -> dict[int, int]:
+        """What each cut is reported as: the strongest code level it belongs to."""
+        reported = {}
         for level in (LINE, STATEMENT, PARAGRAPH, NESTED, DEFINITION):
             for p in self.levels[level][0]:
-                self.reported[p] = level
+                reported[p] = level
+        return reported
 
     def cuts(self, level: int, lo: int, hi: int) -> list[int]:
         found = set()
