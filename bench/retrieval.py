@@ -212,9 +212,10 @@ def evaluate(pieces: list[Piece], questions, q_vectors, cache, starts, enc) -> d
     by_corpus: dict[str, list[tuple[int, int]]] = {}
     for p in pieces:
         by_corpus.setdefault(p.corpus, []).append((p.start, p.end))
-    recall, precision, iou, omega = [], [], [], []  # per question
+    recall, precision, iou, omega, retrieved = [], [], [], [], []  # per question
     for (question, cid, refs), row in zip(questions, top):
         r, p_, i = spans.retrieval_scores(refs, cid, [(pieces[j].corpus, pieces[j].start, pieces[j].end) for j in row])
+        retrieved.append(sum(pieces[j].end - pieces[j].start for j in row))
         recall.append(r)
         precision.append(p_)
         iou.append(i)
@@ -232,7 +233,7 @@ def evaluate(pieces: list[Piece], questions, q_vectors, cache, starts, enc) -> d
         "mid_sentence": mid / total if total else 0.0,
         "mid_sentence_overlap": mid_o / total_o if total_o else None,
         "with_overlap": total_o,
-        "per_question": {"recall": recall, "iou": iou, "omega": omega},
+        "per_question": {"recall": recall, "iou": iou, "omega": omega, "retrieved": retrieved},
     }
 
 
@@ -455,9 +456,10 @@ def render_per_corpus(rows, corpus_ids: list[str]) -> list[str]:
     difference from its recursive baseline over that corpus's questions."""
     ids = np.asarray(corpus_ids)
     lines = ["Per corpus (the same pooled retrieval, each corpus's questions averaged apart); Δ: against recursive as above,"
-             " over that corpus's questions.", "",
-             "| corpus | chunker | size/overlap | recall | IoU | Precision Ω | Δ recall | Δ IoU | Δ Ω |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             " over that corpus's questions. Retrieved: the characters of the k chunks a question retrieves, on average"
+             " (smaller chunks give the embedding less text to match and k of them cover less: issue 31).", "",
+             "| corpus | chunker | size/overlap | recall | IoU | Precision Ω | Δ recall | Δ IoU | Δ Ω | retrieved chars |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     by_corpus = [corpus_means(r, corpus_ids) for r in rows]
     for cid in dict.fromkeys(corpus_ids):
         mask = ids == cid
@@ -468,8 +470,10 @@ def render_per_corpus(rows, corpus_ids: list[str]) -> list[str]:
                     np.asarray(r["per_question"][m])[mask], np.asarray(base["per_question"][m])[mask]))
                 for m in MEASURES
             ]
+            retrieved = r["per_question"].get("retrieved")
+            chars = "-" if retrieved is None else f"{np.mean(np.asarray(retrieved)[mask]):.0f}"
             lines.append(f"| {cid} ({int(mask.sum())}) | {r['chunker']} | {r['size']}/{r['overlap']} | "
-                         + " | ".join(f"{means[m]:.1f}" for m in MEASURES) + " | " + " | ".join(deltas) + " |")
+                         + " | ".join(f"{means[m]:.1f}" for m in MEASURES) + " | " + " | ".join(deltas) + f" | {chars} |")
     return lines
 
 

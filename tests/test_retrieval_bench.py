@@ -196,3 +196,18 @@ def test_loo_score_is_the_smaller_relative_change_and_smart_rule_restores_smart(
     with retrieval.smart_rule(retrieval.Balance(aim_fill=0.95)):
         assert chunkwise.chunk(text, max_tokens=60, overlap=0) != before
     assert chunkwise.chunk(text, max_tokens=60, overlap=0) == before
+
+
+def test_each_question_counts_the_characters_it_retrieved(tmp_path, model):
+    # two chunks of 30 and 70 characters: with k = 5 a question retrieves both, 100 characters
+    text = "Cats sleep most of the day ok." + " Dogs bark at the mail carrier every single morning, loudly and long."
+    pieces = [retrieval.Piece("t", 0, 30, text[:30], False), retrieval.Piece("t", 30, 100, text[30:100], False)]
+    questions = [("When do cats sleep?", "t", [(0, 30)])]
+    cache = minilm.EmbeddingCache(tmp_path / "e.npz", model_factory=lambda: model)
+    q_vectors = cache.embed([q for q, _, _ in questions])
+    starts = {"t": chunkwise.Document(text).starts_sentence}
+    row = retrieval.evaluate(pieces, questions, q_vectors, cache, starts, retrieval.cl100k())
+    assert row["per_question"]["retrieved"] == [100]
+    row.update(chunker="chunkwise smart", size=200, overlap=0)
+    line = next(line for line in retrieval.render_per_corpus([row], ["t"]) if line.startswith("| t (1)"))
+    assert line.endswith("| - | - | - | 100 |")  # no recursive row to pair with; 100 characters retrieved
