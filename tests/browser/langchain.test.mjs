@@ -26,7 +26,7 @@ import chunkwise
 from chunkwise.io import stats
 doc = chunkwise.Document(open(sys.argv[1], encoding="utf-8").read())
 a, b = (doc.chunk(**json.loads(s)) for s in sys.argv[2:])
-print(json.dumps(stats.comparison(doc, a, b)))`;
+print(json.dumps(stats.comparison(a, b)))`;
   return JSON.parse(execFileSync(PYTHON, ["-c", code, file, JSON.stringify(a), JSON.stringify(b)], { cwd: ROOT }).toString());
 }
 
