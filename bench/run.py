@@ -2,7 +2,7 @@
 """chunkwise benchmark: ratios measured in one run, printed and written to bench-results/.
 
     ./dev bench            (or .venv/bin/python bench/run.py [--quick] [--no-browser] [SECTION ...])
-    ./dev bench code       one section alone: cpython, document_once, tradeoff, code (bench/codebench.py),
+    ./dev bench code       one section alone: cpython, document_once, tradeoff, code (bench/codebench.py), hf, hf_files,
                            browser, engines (bench/engines.mjs: Chromium, Firefox, WebKit), corpus (bench/scaleout.py)
                            or peers (bench/peers.py: chonkie, semchunk, semantic-text-splitter, LangChain);
                            on request only: adversarial, wasm (bench/pyodide_wasm.mjs: tiktoken's WebAssembly core in the page)
@@ -219,6 +219,44 @@ def hf_section(runs: int, quick: bool) -> tuple[str, dict]:
             + table(rows)), data
 
 
+def hf_files_section(runs: int, quick: bool) -> tuple[str, dict]:
+    """Every tokenizer.json the tests use, in pure Python: the time its text takes to
+    load, and a fresh tokenizer's first pass over mixed text (no word cached yet: what
+    a user's first document costs), with the ids compared to the library's."""
+    sys.path.insert(0, str(ROOT))
+    import build
+    from chunkwise import presets
+    from chunkwise.tokenizer.hf.tokenizer import tokenizer_from_text, tokenizers_available
+
+    text = corpus.mixed(200_000 if quick else 600_000)
+    megabytes = len(text.encode("utf-8")) / 1e6
+    rows = [["tokenizer file", "MB", "load s", "first pass MB/s", "ids = the tokenizers library's"]]
+    data = {}
+    for name in [*presets.FILES, *presets.TEST_FILES]:
+        source = build.tokenizer_file(name).read_text(encoding="utf-8")
+        tokenizer = None
+
+        def load():
+            nonlocal tokenizer
+            tokenizer = tokenizer_from_text(source, name)
+
+        loaded = best_of(load, max(1, runs // 2))
+        ids = None
+
+        def first_pass():
+            nonlocal ids
+            ids = tokenizer_from_text(source, name).encode(text)  # (its load is taken off below)
+
+        encode = best_of(first_pass, max(1, runs // 2)) - loaded
+        same = "-"
+        if tokenizers_available():
+            same = "yes" if ids == tokenizer_from_text(source, name, backend="tokenizers").encode(text) else "NO"
+        data[name] = {"file_MB": len(source) / 1e6, "load_s": loaded, "encode_MBps": megabytes / encode, "ids_equal": same}
+        rows.append([name, f"{len(source) / 1e6:.1f}", f"{loaded:.2f}", f"{megabytes / encode:.2f}", same])
+    return (f"### CPython, every tokenizer.json file, pure Python: load, and a first pass over {megabytes:.1f} MB mixed"
+            " text (targets: load <= 1 s, >= 1 MB/s)\n\n" + table(rows)), data
+
+
 def pyodide_hf_section(quick: bool) -> tuple[str, dict]:
     """The same pure-Python tokenizers in Pyodide (Node), as the page runs them."""
     sys.path.insert(0, str(ROOT))
@@ -322,6 +360,7 @@ SECTIONS = {
     "tradeoff": lambda runs, quick: fill_tradeoff(),
     "code": lambda runs, quick: codebench.section(runs=2 if quick else 3, table=table),
     "hf": hf_section,
+    "hf_files": hf_files_section,
     "pyodide_hf": lambda runs, quick: pyodide_hf_section(quick),
     "browser": lambda runs, quick: browser_section(),
     "engines": lambda runs, quick: engines_section(quick),

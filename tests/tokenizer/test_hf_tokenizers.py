@@ -150,19 +150,58 @@ def test_long_words_merged_in_pieces_keep_the_librarys_ids(registry_pair):
 
 
 def test_added_tokens_match_leftmost_longest_as_a_trie():
-    """Thousands of added tokens (Gemma's <unused0>..) compile to one trie-shaped regex;
+    """Thousands of added tokens (Gemma's <unused0>..) compile to one trie-shaped regex
+    (children that continue alike as one character class: ^ - ] \\ [ escaped in it);
     it finds what a flat longest-first alternation finds."""
     import re
 
     from chunkwise.tokenizer.hf.added_tokens import longest_first
 
     rng = random.Random(3)
-    for _ in range(200):
-        tokens = {"".join(rng.choice("ab<>") for _ in range(rng.randint(1, 5))) for _ in range(rng.randint(1, 12))}
+    for _ in range(600):
+        alphabet = rng.choice(["ab<>", "ab<>^-]\\[", "0123456789<>"])
+        tokens = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5))) for _ in range(rng.randint(1, 40))}
         flat = re.compile("|".join(map(re.escape, sorted(tokens, key=len, reverse=True))))
         trie = re.compile(longest_first(tokens))
-        text = "".join(rng.choice("ab<> ") for _ in range(60))
+        text = "".join(rng.choice(alphabet + " ") for _ in range(60))
         assert [m.span() for m in trie.finditer(text)] == [m.span() for m in flat.finditer(text)], (tokens, text)
+
+
+def _bpe_file(vocab: dict, merges: list) -> str:
+    """A tokenizer.json of a BPE model alone (no normalizer, no pre-tokenizer), as the library writes it."""
+    data = json.loads(Tokenizer(models.BPE(vocab=vocab, merges=[("a", "b")] if "ab" in vocab else [])).to_str())
+    data["model"]["merges"] = merges
+    return json.dumps(data)
+
+
+def test_merges_of_tokens_that_hold_spaces_or_nul_keep_the_librarys_ids():
+    """Merges are keyed by their two tokens joined by a character no token holds: a space
+    for "a b" strings; for ["a", "b"] lists whose tokens hold spaces (and here NUL), another."""
+    vocab = {"a": 0, " ": 1, "b": 2, "a ": 3, "a b": 4, "\x00": 5, "b\x00": 6, "c": 7, "ab": 8, "\x01": 9}
+    texts = ["a b", "a bb\x00a a", "ca b\x00", "ab a b\x01", "aab  b"]
+    for merges in ([["a", " "], ["a ", "b"], ["b", "\x00"], ["a", "b"]], ["a b", "b \x00"], [["b", "\x00"]]):
+        source = _bpe_file(vocab, merges)
+        _assert_same(tokenizer_from_text(source), _fast(Tokenizer.from_str(source)), texts)
+
+
+@pytest.mark.parametrize("vocab, merges, message", [
+    ({"a": 0, "b": 1, "ab": 2}, ["a  b"], "'a  b' is not two tokens with one space between them"),
+    ({"a": 0, "b": 1, "ab": 2}, ["a b", ["a", "b"]], 'mix "a b" strings and'),
+    ({"a": 0, "b": 0}, [], "gives one id to two tokens"),
+])
+def test_merges_the_library_refuses_are_refused_when_loading(vocab, merges, message):
+    with pytest.raises(Unsupported, match=message):
+        tokenizer_from_text(json.dumps({"model": {"type": "BPE", "vocab": vocab, "merges": merges}}))
+
+
+def test_a_merge_that_makes_a_token_missing_from_the_vocabulary_is_refused_at_the_first_text_that_needs_it():
+    """(The library refuses the file when it loads it; checking each of a big file's
+    merges would double its load time.) Text that never makes it counts as the library's
+    vocabulary says; text that does gets a clear error, never a wrong count."""
+    pure = tokenizer_from_text(_bpe_file({"a": 0, "b": 1, "c": 2, "bc": 3}, ["b c", "a b"]))
+    assert pure.encode("bca") == [3, 0]
+    with pytest.raises(Unsupported, match="BPE merge 'a' 'b' makes 'ab', which is not in the vocabulary"):
+        pure.encode("cab")
 
 
 def test_special_tokens_added_counts_the_post_processor():

@@ -90,7 +90,14 @@ def longest_first(strings) -> str:
         node[""] = {}  # a string ends here
 
     def write(node: dict) -> str:
-        branches = [re.escape(ch) + write(child) for ch, child in node.items() if ch]
+        # Children whose continuations are written alike are one character class:
+        # <unused0>..<unused6241> compile as a few classes, not thousands of branches.
+        by_rest: dict[str, list[str]] = {}
+        for ch, child in node.items():
+            if ch:
+                by_rest.setdefault(write(child), []).append(ch)
+        branches = [(re.escape(chars[0]) if len(chars) == 1 else "[" + "".join(map(_in_class, chars)) + "]") + rest
+                    for rest, chars in by_rest.items()]
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
@@ -99,6 +106,11 @@ def longest_first(strings) -> str:
         return f"(?:{body})?" if "" in node else body
 
     return write(trie)
+
+
+def _in_class(ch: str) -> str:
+    """ch written inside a regex character class."""
+    return "\\" + ch if ch in "\\]^-[" else ch
 
 
 # The library's word characters for single_word (Rust regex's Unicode \w, its own tables:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 from heapq import heapify, heappop, heappush
-from operator import add, itemgetter, methodcaller
+from itertools import compress, repeat
+from operator import contains
 
 from .normalizers import Unsupported
 
@@ -59,7 +60,43 @@ class WordPiece:
         return out
 
 
+# Characters that may join a merge's two tokens into one key: the first that no token of
+# the vocabulary holds (a space, for almost every file).
+_SEPARATORS = " \x00\x01\x02\x03\ufdd0\ufdd1\ufdd2\ufdd3"
+
+
+def merge_keys(merges: list, vocab: dict) -> tuple[list[str], str]:
+    """Each merge as one string, its tokens joined by a separator that no vocabulary
+    token holds, and the separator. A key made of two vocabulary tokens then has the
+    separator once, so x + sep + y is a merge's key only when (x, y) is that merge.
+    The library's own "a b" strings are the keys when each has one space: nothing to
+    build for a file's hundreds of thousands of merges."""
+    kinds = set(map(type, merges))
+    if not merges:
+        return [], " "
+    if kinds == {str}:
+        if "".join(merges).count(" ") != len(merges):  # (each has one at least: schema.MERGES)
+            merge = next(m for m in merges if m.count(" ") != 1)
+            raise Unsupported(f"BPE merge {merge!r} is not two tokens with one space between them"
+                              " (the tokenizers library refuses it too)")
+        return merges, " "
+    if len(kinds) > 1:
+        raise Unsupported('BPE merges mix "a b" strings and ["a", "b"] lists (the tokenizers library refuses that too)')
+    tokens = "".join(vocab)
+    sep = next((c for c in _SEPARATORS if c not in tokens), None)
+    if sep is None:
+        raise Unsupported("BPE vocabulary holds every character chunkwise could join a merge's tokens with")
+    return list(map(sep.join, merges)), sep
+
+
 class BPE:
+    """Merges token strings, not ids: each merge's rank is keyed by its two tokens as one
+    string (merge_keys), so a file loads without looking up a million ids; a word's ids
+    are looked up once, when it is merged. The library refuses a file with a merge of a
+    token its vocabulary lacks, or that makes one; here the first never applies (every
+    part is a vocabulary token) and the second is refused when a text first needs it:
+    checking each of a million merges would double the time a big file takes to load."""
+
     def __init__(self, spec: dict):
         if spec.get("dropout") not in (None, 0, 0.0):
             raise Unsupported("BPE dropout is random: token counts would not be reproducible")
@@ -71,39 +108,27 @@ class BPE:
         self.byte_fallback = spec.get("byte_fallback", False)
         self.ignore_merges = spec.get("ignore_merges", False)
         vocab = self.vocab
-        # Whole-list passes (map over C functions) rather than a loop: a 500K-merge file
-        # loads in a fraction of the time.
-        merges = spec.get("merges", [])
-        if set(map(type, merges)) <= {str}:
-            pairs = list(map(methodcaller("split", " ", 1), merges))
-        else:
-            pairs = [merge.split(" ", 1) if type(merge) is str else merge for merge in merges]
-        lefts, rights = list(map(itemgetter(0), pairs)), list(map(itemgetter(1), pairs))
-        token_id = vocab.__getitem__
-        try:
-            keys = list(zip(map(token_id, lefts), map(token_id, rights)))
-        except KeyError:
-            a, b = next((a, b) for a, b in pairs if a not in vocab or b not in vocab)
-            raise Unsupported(f"BPE merge {a!r} {b!r} uses a token missing from the vocabulary") from None
-        prefix_len = len(self.prefix)
-        if prefix_len:
-            rights = map(itemgetter(slice(prefix_len, None)), rights)
-        try:
-            made = list(map(token_id, map(add, lefts, rights)))
-        except KeyError:
-            a, b = next((a, b) for a, b in pairs if a + b[prefix_len:] not in vocab)
-            raise Unsupported(
-                f"BPE merge {a!r} {b!r} makes {a + b[prefix_len:]!r}, which is not in the vocabulary"
-            ) from None
-        # (rank, merged id) by pair; the first rank wins where a pair is listed twice.
-        ranks = range(len(keys) - 1, -1, -1)
-        self.merges: dict[tuple[int, int], tuple[int, int]] = dict(zip(reversed(keys), zip(ranks, reversed(made))))
-        self._merge_list = spec.get("merges", [])  # (read again only by _word_split, for a long word)
+        if len(set(vocab.values())) != len(vocab):  # (the library's merges are by id: two strings of one id merge alike)
+            raise Unsupported("BPE vocabulary gives one id to two tokens")
+        keys, self._sep = merge_keys(spec.get("merges", []), vocab)
+        # The rank of each merge; the first rank wins where a merge is listed twice.
+        self.ranks: dict[str, int] = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))
+        self._cut = len(self.prefix)  # (the prefix of a right token is dropped when it is merged)
         self._splitter = _UNKNOWN
-        self._byte_ids = None
+        self._byte_tokens = None
         if self.byte_fallback:
-            self._byte_ids = [vocab.get(f"<0x{b:02X}>") for b in range(256)]
+            self._byte_tokens = [t if (t := f"<0x{b:02X}>") in vocab else None for b in range(256)]
         self._cache: dict[str, list[int]] = {}
+
+    def merges_before(self, chars) -> list[tuple[str, str]]:
+        """The merges (left, right) whose right token starts with one of chars."""
+        sep, found = self._sep, []
+        for c in set(chars):
+            keys = self.ranks
+            for key in compress(keys, map(contains, keys, repeat(sep + c))):
+                if key.count(sep) == 1 and (pair := key.split(sep))[1].startswith(c):
+                    found.append((pair[0], pair[1]))
+        return found
 
     def tokenize(self, word: str) -> list[int]:
         known = self._cache.get(word)
@@ -120,7 +145,7 @@ class BPE:
                 if len(pieces) > 1:
                     tokenize = self.tokenize
                     return [tid for piece in pieces for tid in tokenize(piece)]
-        ids = self._merge(self._symbols(word))
+        ids = list(map(self.vocab.__getitem__, self._merge(self._symbols(word))))
         if len(self._cache) < _WORD_CACHE and len(word) <= _CACHED_WORD:
             self._cache[word] = ids
         return ids
@@ -139,20 +164,20 @@ class BPE:
             if sep not in self.vocab:
                 continue
             # The left tokens of merges across a separator (after another character).
-            pairs = (merge.split(" ", 1) if type(merge) is str else merge for merge in self._merge_list)
-            lefts = {a for a, b in pairs if b[:1] == sep and a[-1:] != sep}
+            lefts = {a for a, _ in self.merges_before(sep) if a[-1:] != sep}
             if "" in lefts or any(map(_BYTE_TOKEN.fullmatch, lefts)):
                 continue
             after = re.escape(sep) + "".join(sorted(map(re.escape, {a[-1] for a in lefts})))
             self._splitter = re.compile(f"(?<=[^{after}])(?={re.escape(sep)})").split
             break
-        self._merge_list = None
         return self._splitter
 
-    def _symbols(self, word: str) -> list[int]:
+    def _symbols(self, word: str) -> list[str]:
+        """The word's characters as tokens of the vocabulary (with the prefix and suffix),
+        bytes where a character is not one (byte_fallback), or the unk token."""
         vocab = self.vocab
-        out: list[int] = []
-        unk = None  # (id) of a pending unknown run
+        out: list[str] = []
+        unk = None  # a pending unknown run
         last = len(word) - 1
         for i, ch in enumerate(word):
             s = ch
@@ -160,77 +185,74 @@ class BPE:
                 s = self.prefix + s
             if i == last and self.suffix:
                 s = s + self.suffix
-            tid = vocab.get(s)
-            if tid is not None:
+            if s in vocab:
                 if unk is not None:
                     out.append(unk)
                     unk = None
-                out.append(tid)
+                out.append(s)
                 continue
-            if self._byte_ids is not None:
-                ids = [self._byte_ids[b] for b in s.encode("utf-8")]
-                if None not in ids:
+            if self._byte_tokens is not None:
+                tokens = [self._byte_tokens[b] for b in s.encode("utf-8")]
+                if None not in tokens:
                     if unk is not None:  # tokenizers adds the pending unk after these bytes' turn
                         out.append(unk)
                         unk = None
-                    out.extend(ids)
+                    out.extend(tokens)
                     continue
             if self.unk_token is not None:
-                unk_id = vocab.get(self.unk_token)
-                if unk_id is None:
+                if self.unk_token not in vocab:
                     raise Unsupported(f"BPE unk_token {self.unk_token!r} is not in the vocabulary")
                 if unk is not None and not self.fuse_unk:
                     out.append(unk)
-                unk = unk_id
+                unk = self.unk_token
         if unk is not None:
             out.append(unk)
         return out
 
-    def _merge(self, symbols: list[int]) -> list[int]:
+    def _merge(self, symbols: list[str]) -> list[str]:
+        """The library's merge: the adjacent pair of lowest rank first, the leftmost of equal ones."""
         n = len(symbols)
         if n < 2:
             return symbols
-        merges = self.merges
-        get = merges.get
-        ids = list(symbols)
+        get, sep, cut, vocab = self.ranks.get, self._sep, self._cut, self.vocab
+        parts = list(symbols)
         after = list(range(1, n + 1))
         before = list(range(-1, n - 1))
-        alive = [True] * n
-        heap = []
-        for i in range(n - 1):
-            m = get((ids[i], ids[i + 1]))
-            if m is not None:
-                heap.append((m[0], i, m[1]))
+        # The rank of the pair that starts at each part (None: none, or the part is gone). A
+        # heap entry is stale when it differs: a pair's rank changes only when the pair grows,
+        # into one with another rank.
+        rank_at = [get(parts[i] + sep + parts[i + 1]) for i in range(n - 1)]
+        rank_at.append(None)
+        heap = [(r, i) for i, r in enumerate(rank_at) if r is not None]
         heapify(heap)
         while heap:
-            rank, i, new_id = heappop(heap)
-            if not alive[i]:
+            rank, i = heappop(heap)
+            if rank_at[i] != rank:
                 continue
             j = after[i]
-            if j >= n:
-                continue
-            m = get((ids[i], ids[j]))
-            if m is None or m[1] != new_id:
-                continue
-            ids[i] = new_id
-            alive[j] = False
+            new = parts[i] + parts[j][cut:]
+            if new not in vocab:
+                raise Unsupported(f"BPE merge {parts[i]!r} {parts[j]!r} makes {new!r}, which is not in the vocabulary")
+            parts[i] = new
+            rank_at[j] = None
             k = after[j]
             after[i] = k
-            if k < n:
-                before[k] = i
             p = before[i]
             if p >= 0:
-                m = get((ids[p], new_id))
-                if m is not None:
-                    heappush(heap, (m[0], p, m[1]))
+                r = rank_at[p] = get(parts[p] + sep + new)
+                if r is not None:
+                    heappush(heap, (r, p))
             if k < n:
-                m = get((new_id, ids[k]))
-                if m is not None:
-                    heappush(heap, (m[0], i, m[1]))
+                before[k] = i
+                r = rank_at[i] = get(new + sep + parts[k])
+                if r is not None:
+                    heappush(heap, (r, i))
+            else:
+                rank_at[i] = None
         out = []
         i = 0
         while i < n:
-            out.append(ids[i])
+            out.append(parts[i])
             i = after[i]
         return out
 

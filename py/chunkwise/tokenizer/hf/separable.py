@@ -274,8 +274,9 @@ def _pre_tokenizers_cut(pre_tokenizers: list[dict], cut: _Cut) -> bool | None:
     return False
 
 
-def _model_keeps_apart(model: dict, cut: _Cut) -> bool:
-    """A BPE model never makes a token of the image and what is before it."""
+def _model_keeps_apart(model: dict, cut: _Cut, bpe) -> bool:
+    """A BPE model (its spec, and built: models.BPE) never makes a token of the image
+    and what is before it."""
     apart = cut.images_apart() if cut.apart_in_bytes is None else cut.apart_in_bytes
     if model.get("type") != "BPE" or model.get("dropout") or not apart:
         return False
@@ -284,9 +285,8 @@ def _model_keeps_apart(model: dict, cut: _Cut) -> bool:
     starts = {i[0] for i in cut.images}
     if model.get("fuse_unk") and not starts <= set(model.get("vocab", {})):
         return False
-    for merge in model.get("merges", []):
-        a, b = merge.split(" ", 1) if isinstance(merge, str) else merge
-        if b[:1] in starts and a.strip(b[0]):
+    for a, b in bpe.merges_before(starts):
+        if a.strip(b[0]):
             return False
     if model.get("ignore_merges"):  # a word that is in the vocabulary is one token
         for token in model.get("vocab", {}):
@@ -295,9 +295,10 @@ def _model_keeps_apart(model: dict, cut: _Cut) -> bool:
     return True
 
 
-def _cuts_at_spaces(data: dict) -> bool:
+def _cuts_at_spaces(data: dict, model) -> bool:
     """True when encode(s) == encode(s[:p]) + encode_continued(s[p:]) wherever s[p]
-    is a space and s[p-1] a letter, number or ASCII symbol (the tests check it)."""
+    is a space and s[p-1] a letter, number or ASCII symbol (the tests check it).
+    model: the built model of data["model"]."""
     try:
         cut = _Cut()
         if not _normalizers_keep_the_cut(_flatten(data.get("normalizer"), "normalizers"), cut):
@@ -307,4 +308,4 @@ def _cuts_at_spaces(data: dict) -> bool:
         return False
     if split is None:
         return False
-    return split or _model_keeps_apart(data.get("model", {}), cut)
+    return split or _model_keeps_apart(data.get("model", {}), cut, model)

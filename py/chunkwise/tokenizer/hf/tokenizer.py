@@ -78,7 +78,7 @@ class HFTokenizer(Tokenizer):
         # Where the token index may split the document (TokenIndex asks): before a
         # space after a letter, digit or ASCII symbol; nowhere when that is not exact.
         # (Tokens matched in normalized text would have to be looked for there.)
-        self.cuts_at_spaces = _cuts_at_spaces(data) and not (self.added_normalized.ids and self.normalizer)
+        self.cuts_at_spaces = _cuts_at_spaces(data, self.model) and not (self.added_normalized.ids and self.normalizer)
         self.separable = SEPARABLE if self.cuts_at_spaces else NOWHERE
         self.backend = "pure"
         self._fast = None
