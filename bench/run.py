@@ -234,13 +234,7 @@ def hf_files_section(runs: int, quick: bool) -> tuple[str, dict]:
     data = {}
     for name in [*presets.FILES, *presets.TEST_FILES]:
         source = build.tokenizer_file(name).read_text(encoding="utf-8")
-        tokenizer = None
-
-        def load():
-            nonlocal tokenizer
-            tokenizer = tokenizer_from_text(source, name)
-
-        loaded = best_of(load, max(1, runs // 2))
+        loaded = best_of(lambda: tokenizer_from_text(source, name), max(1, runs // 2))
         ids = None
 
         def first_pass():

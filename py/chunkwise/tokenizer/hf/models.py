@@ -71,9 +71,9 @@ def merge_keys(merges: list, vocab: dict) -> tuple[list[str], str]:
     separator once, so x + sep + y is a merge's key only when (x, y) is that merge.
     The library's own "a b" strings are the keys when each has one space: nothing to
     build for a file's hundreds of thousands of merges."""
-    kinds = set(map(type, merges))
     if not merges:
         return [], " "
+    kinds = set(map(type, merges))
     if kinds == {str}:
         if "".join(merges).count(" ") != len(merges):  # (each has one at least: schema.MERGES)
             merge = next(m for m in merges if m.count(" ") != 1)
@@ -122,12 +122,12 @@ class BPE:
 
     def merges_before(self, chars) -> list[tuple[str, str]]:
         """The merges (left, right) whose right token starts with one of chars."""
-        sep, found = self._sep, []
+        sep, keys, found = self._sep, self.ranks, []
         for c in set(chars):
-            keys = self.ranks
             for key in compress(keys, map(contains, keys, repeat(sep + c))):
-                if key.count(sep) == 1 and (pair := key.split(sep))[1].startswith(c):
-                    found.append((pair[0], pair[1]))
+                if key.count(sep) == 1:  # (then the separator found is the one between the tokens)
+                    left, right = key.split(sep)
+                    found.append((left, right))
         return found
 
     def tokenize(self, word: str) -> list[int]:
