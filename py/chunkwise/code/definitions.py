@@ -40,6 +40,8 @@ class DefinitionTracker:
             return
         if kind == "c":  # a comment line
             return
+        if structure == "python" and self._continues(pos):
+            return  # the line before ends in a backslash: this one goes on its statement
         first = head.end("i")
         line = len(self.nls)
         if structure == "braces":
@@ -93,9 +95,38 @@ class DefinitionTracker:
             self.raw_defs.append((line, self.n if end == -1 else end + 1, label, transparent))
 
     def _close_all(self) -> None:
+        end = self._code_end(self.n) if self.lang.structure == "python" else self.n
         for _, line, first, label, transparent in self.open_defs:
-            self.raw_defs.append((line, self.n, label, transparent))
+            self.raw_defs.append((line, end, label, transparent))
         self.open_defs = []
+
+    # -- Python's lines as its parser reads them ----------------------------------
+    def _continues(self, pos: int) -> bool:
+        """Does the line before pos end in a backslash outside a comment (a line joined to the next)?"""
+        text = self.text
+        end = pos - 2 if pos >= 2 and text[pos - 2] == "\r" else pos - 1
+        if end < 1 or text[end - 1] != "\\":
+            return False
+        line_start = self.nls[-2] + 1 if len(self.nls) > 1 else 0
+        return not (self.comment_starts and self.comment_starts[-1] >= line_start)
+
+    def _code_end(self, end: int) -> int:
+        """Where a Python definition closed at end (a line start, or the text's end) ends
+        as Python's parser says: after its last line of code, without the blank and
+        comment lines that follow it."""
+        text, nls, states, n = self.text, self.nls, self.states, self.n
+        # the line break before the line above end (-1: that line is the first)
+        k = len(nls) - 2 if end < n or text.endswith("\n") else len(nls) - 1
+        while k >= -1:
+            if k >= 0 and states[k] != CODE:
+                break  # a line that begins inside a string
+            start = nls[k] + 1 if k >= 0 else 0
+            first = _INDENT.match(text, start).end()
+            if first < n and text[first] not in "#\r\n":
+                break  # a line of code
+            end = start
+            k -= 1
+        return end
 
     def _end_open(self, line: int) -> None:
         """End every open (flat) definition at the start of this line."""
@@ -111,7 +142,7 @@ class DefinitionTracker:
             self.raw_defs.append((l, self.n if end == -1 else end + 1, label, transparent))
         self.open_defs = []
 
-    # -- definitions by indentation (Ruby, YAML, Python that does not parse) ----
+    # -- definitions by indentation (Python, Ruby, YAML) ------------------------
     def _indent_line(self, line: int, pos: int, first: int) -> None:
         text, lang = self.text, self.lang
         indent = first - pos
@@ -121,9 +152,12 @@ class DefinitionTracker:
             self._end_open(line)
             return
         open_defs = self.open_defs
+        end = pos
+        if lang.structure == "python" and open_defs and open_defs[-1][0] >= indent:
+            end = self._code_end(pos)
         while open_defs and open_defs[-1][0] > indent:
             _, l, f, label, transparent = open_defs.pop()
-            self.raw_defs.append((l, pos, label, transparent))
+            self.raw_defs.append((l, end, label, transparent))
         if lang.structure == "yaml" and text.startswith("-", first) and open_defs and open_defs[-1][0] == indent:
             continuing = True  # "key:\n- item": the items belong to the key
         if open_defs and open_defs[-1][0] == indent and not continuing:
@@ -132,7 +166,7 @@ class DefinitionTracker:
                 end = text.find("\n", first)
                 self.raw_defs.append((l, self.n if end == -1 else end + 1, label, transparent))
                 return
-            self.raw_defs.append((l, pos, label, transparent))
+            self.raw_defs.append((l, end, label, transparent))
         if lang.structure == "yaml":
             m = _YAML_KEY.match(text, first)
             if m:
@@ -193,10 +227,13 @@ _SHELL_NAME = re.compile(r"(?:function\s+)?([\w:.\-]+)")
 
 def _finish(text: str, scanner: DefinitionTracker, raw) -> list[Definition]:
     """Attach leading comments and attributes, nest, and number the definitions."""
-    nls, states = scanner.nls, scanner.states
+    nls, states, depths = scanner.nls, scanner.states, scanner.depths
     n = len(text)
     comment_starts = set(scanner.comment_starts)
     attribute = re.compile(scanner.lang.attribute) if scanner.lang.attribute else None
+    # A Python decorator goes with what follows it, as its parser reads it: over blank
+    # lines, and with its arguments on lines of their own.
+    decorators = scanner.lang.structure == "python"
 
     def line_start(i: int) -> int:
         return nls[i - 1] + 1 if i > 0 else 0
@@ -210,10 +247,25 @@ def _finish(text: str, scanner: DefinitionTracker, raw) -> list[Definition]:
     def_lines = {entry[0] for entry in raw}
     memo: dict[int, int] = {}
 
+    def is_blank(i: int) -> bool:
+        first = _INDENT.match(text, line_start(i)).end()
+        return first >= n or text[first] in "\r\n"
+
+    def decorator_at(i: int) -> int | None:
+        """The first line of the decorator that line i is part of ("@pytest.mark.parametrize("
+        and the lines of its arguments), or None."""
+        while i > 0 and depths[i - 1] > 0:  # a line inside brackets (a string inside them too)
+            i -= 1
+        first = _INDENT.match(text, line_start(i)).end()
+        if begins_in(i) == CODE and attribute.match(text, first) and i not in def_lines:
+            return i
+        return None
+
     def attached(line: int) -> int:
         """The first line kept with the definition on `line`: the comments and
-        attributes right above it, a block comment whole (a blank line inside it
-        too), and never a line that begins inside a comment or string."""
+        attributes right above it (blank lines between attributes too), a block
+        comment whole (a blank line inside it too), and never a line that begins
+        inside a comment or string."""
         if line in memo:
             return memo[line]
         k = top = line
@@ -222,6 +274,14 @@ def _finish(text: str, scanner: DefinitionTracker, raw) -> list[Definition]:
             if begins_in(above) == COMMENT:
                 k = above  # a block comment's line, blank or not: on to its first line
                 continue
+            if decorators and top == k:
+                i = above
+                while i > 0 and begins_in(i) == CODE and is_blank(i):
+                    i -= 1
+                found = decorator_at(i) if i < above or (above > 0 and depths[above - 1] > 0) else None
+                if found is not None:
+                    k = top = found
+                    continue
             if begins_in(above) == STRING or above in def_lines:
                 break
             first = _INDENT.match(text, line_start(above)).end()
@@ -235,16 +295,11 @@ def _finish(text: str, scanner: DefinitionTracker, raw) -> list[Definition]:
         return top
 
     items = []
-    for entry in raw:
-        if len(entry) == 5:  # Python: (first line incl. decorators, end, label, transparent, def line)
-            first_line, end, label, transparent, def_line = entry
-        else:
-            first_line, end, label, transparent = entry
-            def_line = first_line
+    for first_line, end, label, transparent in raw:
         if first_line > len(nls):
             continue
         top = attached(first_line)
-        line = line_start(def_line)
+        line = line_start(first_line)
         sig_end = text.find("\n", line)
         signature = text[line : n if sig_end == -1 else sig_end].strip()
         items.append((line_start(top), line, max(end, line + 1), label, transparent, signature))

@@ -4,7 +4,9 @@ For each language (code/languages.py) it finds the comments and string literals
 (multi-line, raw, template strings, heredocs), the bracket depth at every line
 break, and the definitions (classes, functions, methods, tables, keys...) with
 the decorators, attributes and leading doc comments that belong to them.
-Python's definitions come from `ast` when the text parses (exact spans).
+Python's definitions are read by indentation as its parser reads them (the same
+spans as `ast` on every module of the standard library and of this project's
+dependencies, tests/source_code/test_python_definitions.py), on every Python alike.
 
 The result, a CodeStructure, is what the code ladder cuts by: every line break
 with its state (code, string, comment) and depth, and the definitions with
@@ -12,8 +14,7 @@ their spans and labels (the `headings` path of a chunk).
 
 The parts: lexer.py (comments, strings, brackets), definitions.py (where each
 definition starts and ends, its label, what is attached to it), markup.py (HTML
-and XML), python_ast.py (Python's definitions from `ast`, where that is safe);
-structure.py holds what they find.
+and XML); structure.py holds what they find.
 """
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ from .definitions import DefinitionTracker, _finish
 from .languages import LANGUAGES, Language
 from .lexer import Lexer, _line_heads, _patterns
 from .markup import MarkupScanner
-from .python_ast import AST_LIMIT, _python_defs
 from .structure import CodeStructure
 
 
@@ -37,12 +37,8 @@ def scan(text: str, language: str) -> CodeStructure:
         scanner.run()
     except RecursionError:  # pragma: no cover - the scanner does not recurse
         pass
-    defs = scanner.raw_defs
-    if lang.structure == "python" and len(text) <= AST_LIMIT:
-        parsed = _python_defs(text, scanner)
-        if parsed is not None:
-            defs = parsed
-    return CodeStructure(text, language, scanner.nls, scanner.states, scanner.depths, _finish(text, scanner, defs))
+    defs = _finish(text, scanner, scanner.raw_defs)
+    return CodeStructure(text, language, scanner.nls, scanner.states, scanner.depths, defs)
 
 
 class _Scanner(Lexer, DefinitionTracker, MarkupScanner):
