@@ -9,7 +9,7 @@ import functools
 import re
 
 from .languages import Language
-from .structure import CODE, COMMENT, STRING
+from .structure import _INDENT, CODE, COMMENT, STRING
 
 
 def _string_patterns():
@@ -52,6 +52,7 @@ _OPENER = {
 _RAW_RUST = re.compile(r"(#*)\"")
 _LINE_BREAK = re.compile("\n")
 _RAW_CPP = re.compile(r"\"([^()\\\s]{0,16})\(")
+_OPENS = {")": "(", "]": "[", "}": "{"}  # the opener each closer closes
 
 
 @functools.lru_cache(maxsize=None)
@@ -97,8 +98,8 @@ def _line_heads(lang: Language) -> tuple[re.Pattern, re.Pattern | None]:
     read it at every line start): its indentation (group "i"), then a line break or the
     end ("b": a blank line), a comment's opener ("c"); in brace languages a closing
     bracket ("x") or, failing those, a definition ("d"). m.lastgroup names which.
-    Second, for brace languages, the same as a search for the line starts whose head is
-    a definition (None for the others)."""
+    Second, for brace languages and Python, the same as a search for the line starts
+    whose head is a definition (None for the others)."""
     markers = "|".join(re.escape(m) for m in [*lang.line_comments, *(open_ for open_, _, _ in lang.block_comments)])
     alternatives = [r"(?P<b>[\r\n]|\Z)"] + ([f"(?P<c>{markers})"] if markers else [])
     decl_lines = None
@@ -106,6 +107,7 @@ def _line_heads(lang: Language) -> tuple[re.Pattern, re.Pattern | None]:
         alternatives.append(r"(?P<x>[)\]}])")
         if lang.decl:
             alternatives.append(f"(?P<d>{lang.decl})")
+    if lang.structure in ("braces", "python"):
         # (the definition in a lookahead: the match never runs past its line's indentation)
         not_before = r"[\r\n]|\Z|[)\]}]" + (f"|{markers}" if markers else "")
         decl_lines = re.compile(rf"^[ \t\f\v]*+(?!{not_before})(?={lang.decl or '(?!)'})", re.M)
@@ -139,73 +141,69 @@ class Lexer:
         text, n, events, kinds, trigger = self.text, self.n, self.events, self.kinds, self.trigger
         self._line_start(0)
         # A brace language's line that starts no definition while none is pending has
-        # nothing for the definitions: only the others are read (most lines are neither).
+        # nothing for the definitions, nor has a Python line that starts none and is
+        # indented deeper than the innermost: only the others are read (most lines are neither).
+        dedents = structure == "python"
         decl_lines = {d.start() for d in self.decl_lines.finditer(text)} if self.decl_lines is not None else None
+        nls, states, depths, stack = self.nls, self.states, self.depths, self.stack
         pos = 0
-        m = None
         while pos < n:
             t = trigger.search(text, pos)
             if t is None:
                 break
             s = t.start()
             ch = text[s]
+            # the common events first: a line break, a bracket
             if ch == "\n":
-                kind = "nl"
-            elif ch in "([{":
-                kind = "open"
-            elif ch in ")]}":
-                kind = "close"
-            elif ch == ";":
-                kind = "semi"
-            else:
-                m = events.match(text, s) if events is not None else None
-                if m is None:
-                    pos = s + 1
-                    continue
-                kind = kinds[m.lastgroup]
-            if kind == "nl":
+                nls.append(s)
+                depths.append(self.depth)
                 if self.heredocs:  # this line break already belongs to the heredoc's body
-                    self.nls.append(s)
-                    self.states.append(STRING)
-                    self.depths.append(self.depth)
+                    states.append(STRING)
                     pos = self._heredoc_bodies(s)
                     continue
-                self.nls.append(s)
-                self.states.append(CODE)
-                self.depths.append(self.depth)
+                states.append(CODE)
                 pos = s + 1
-                if decl_lines is None or self.pending is not None or pos in decl_lines:
+                if decl_lines is None or self.pending is not None or pos in decl_lines or (
+                    # Python: a line that may end a definition (indented no deeper than the innermost)
+                    dedents and self.depth == 0 and self.open_defs
+                    and _INDENT.match(text, pos).end() - pos <= self.open_defs[-1][0]
+                ):
                     self._line_start(pos)
-            elif kind == "open":
+            elif ch in "([{":
                 if ch == "{":
                     self._brace_open(s)
-                self.stack.append(ch)
+                stack.append(ch)
                 self.depth += 1
                 pos = s + 1
-            elif kind == "close":
-                pos = self._close(text[s], s)
-            elif kind == "semi":
+            elif ch in ")]}":
+                pos = self._close(ch, s)
+            elif ch == ";":
                 if self.pending is not None and self.pending[1] == self.depth:
                     self.pending = None
                 if structure == "sql" and self.depth == 0:
                     self._sql_end(s)
                 pos = s + 1
-            elif kind == "line":
-                if self.lang.hash_needs_space and s > 0 and not text[s - 1].isspace() and text[s - 1] not in ";|&(":
-                    pos = s + 1
-                    continue
-                end = text.find("\n", s)
-                self.comment_starts.append(s)
-                pos = n if end == -1 else end
-            elif kind.startswith("block:"):
-                close, nests = self.block[kind]
-                end = self._block_end(s + len(m.group()), kind[6:], close, nests)
-                self.comment_starts.append(s)
-                self._mark(s, end, COMMENT)
-                pos = end
             else:
-                pos = self._string(kind, m, s)
+                m = events.match(text, s) if events is not None else None
+                pos = s + 1 if m is None else self._event(kinds[m.lastgroup], m, s)
         self._close_all()
+
+    def _event(self, kind: str, m: re.Match, s: int) -> int:
+        """A comment or a string that starts at s; returns where scanning goes on."""
+        text = self.text
+        if kind == "line":
+            if self.lang.hash_needs_space and s > 0 and not text[s - 1].isspace() and text[s - 1] not in ";|&(":
+                return s + 1
+            end = text.find("\n", s)
+            self.comment_starts.append(s)
+            return self.n if end == -1 else end
+        if kind.startswith("block:"):
+            close, nests = self.block[kind]
+            end = self._block_end(s + len(m.group()), kind[6:], close, nests)
+            self.comment_starts.append(s)
+            self._mark(s, end, COMMENT)
+            return end
+        return self._string(kind, m, s)
 
     def _string(self, kind: str, m: re.Match, s: int) -> int:
         text, n = self.text, self.n
@@ -305,7 +303,7 @@ class Lexer:
     def _close(self, ch: str, s: int) -> int:
         """Close a bracket at s; returns where scanning goes on."""
         stack = self.stack
-        want = {")": "(", "]": "[", "}": "{"}[ch]
+        want = _OPENS[ch]
         if not stack:
             return s + 1
         if stack[-1] == "${" and ch == "}":  # back into the template string
