@@ -21,6 +21,7 @@ from ..text.separators import Separators
 from ..unicode.whitespace import CHARS as SPACES, skip_space
 
 _INDENT = re.compile(r"[ \t]*")
+_BREAK_INDENT = re.compile(r"\n[ \t]*")  # a line break and the next line's indentation
 # A line break before a blank line: nothing but whitespace (as str.strip() reads it) up to the next
 _BLANK_AFTER = re.compile(r"\n[^\S\n]*+(?=\n|\Z)")
 _INDENTATION = re.compile(r"[ \t\f\v]*")  # what a chunk start may keep of its line
@@ -57,8 +58,12 @@ class CodeSeparators(Separators):
         nls, states, depths = structure.nls, structure.states, structure.depths
         n = len(text)
         # depth key of the line after each line break: brackets first, then indentation
-        indent = _INDENT.match
-        keys = [d * 256 + min(255, indent(text, nl + 1).end() - nl - 1) for nl, d in zip(nls, depths)]
+        # (the indentation after every line break in one search, as the scan records them all)
+        if len(nls) == text.count("\n"):
+            widths = [m.end() - m.start() - 1 for m in _BREAK_INDENT.finditer(text)]
+        else:  # pragma: no cover - a scan cut short
+            widths = [_INDENT.match(text, nl + 1).end() - nl - 1 for nl in nls]
+        keys = [d * 256 + (w if w < 255 else 255) for d, w in zip(depths, widths)]
         stmt_pos = [nl for nl, st in zip(nls, states) if st == CODE]
         stmt_key = [k for k, st in zip(keys, states) if st == CODE]
         # blank lines outside strings: the line break that ends the last non-blank line
