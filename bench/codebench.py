@@ -11,6 +11,7 @@ tokenizer pass. tests/source_code/test_code_corpus.py checks the same numbers at
 from __future__ import annotations
 
 import pathlib
+import sysconfig
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
@@ -24,6 +25,8 @@ from chunkwise.tokenizer.registry import get_tokenizer
 from timing import best_of
 
 CORPUS = pathlib.Path(__file__).resolve().parent.parent / "tests" / "code-corpus"
+# Large Python modules of the running Python's standard library, outside the corpus.
+STDLIB_MODULES = ("inspect", "typing", "argparse", "pathlib", "subprocess", "dataclasses", "functools", "tarfile")
 
 
 def files() -> dict[str, tuple[str, str]]:
@@ -120,6 +123,12 @@ def section(runs: int = 3, table=None) -> tuple[str, dict]:
     rows.append(["all files", "", "", "", "", "", f"{total_code / total_encode:.1f}x",
                  f"(prose reading: {total_prose / total_encode:.1f}x)", ""])
     data["total"] = {"encode_s": total_encode, "code_s": total_code, "prose_s": total_prose}
+    stdlib = [(pathlib.Path(sysconfig.get_paths()["stdlib"]) / f"{m}.py").read_text(encoding="utf-8") for m in STDLIB_MODULES]
+    encode = sum(best_of(lambda: tokenizer.encode(t), runs) for t in stdlib)
+    chunk = sum(best_of(lambda: chunk_document(t, max_tokens=512, overlap=64, language="python"), runs) for t in stdlib)
+    chars = sum(len(t) for t in stdlib)
+    data["stdlib_python"] = {"modules": STDLIB_MODULES, "chars": chars, "encode_s": encode, "code_s": chunk}
+    rows.append([f"{len(stdlib)} stdlib modules", "python", "", f"{chars:,} characters", "", "", f"{chunk / encode:.1f}x", "", ""])
     render = table or _table
     text = (
         "## Code corpus at 512/64 (tests/code-corpus, cl100k_base)\n\n"
