@@ -1,7 +1,7 @@
 // The page's engine survives what could break it: Python that nests deep enough to
-// overflow the JS stack in the worker (the CLI's CPython catches RecursionError;
-// Pyodide died of it) is chunked as the CLI chunks it, and a runtime that breaks
-// anyway is replaced, with the user's text and settings kept.
+// overflow the JS stack in the worker, had the engine asked Python's parser (Pyodide
+// died of it; the engine's own scanner reads Python now), is chunked as the CLI chunks
+// it, and a runtime that breaks anyway is replaced, with the user's text and settings kept.
 
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -41,7 +41,7 @@ describe("recovery", () => {
     await page.fill("[data-testid=source-text]", text);
     await setSettings(page, { size: 64, overlap: 8 });
     // The next document breaks the worker's runtime for real: its JS stack overflows
-    // inside Pyodide's parser, as deep Python did before the engine bounded it.
+    // inside Pyodide's parser, as deep Python did when the engine still parsed it.
     await page.workers().at(-1).evaluate(() => self.pyodide.runPython(
       "import ast, chunkwise.bridge\n"
       + "chunkwise.bridge.Session.set_text = lambda self, text: ast.parse('x = ' + '-' * 200000 + 'y')"));

@@ -85,7 +85,13 @@ export async function launchFirefox({ downloads }) {
     },
   });
   const page = await browser.newPage();
-  await page.setViewport(VIEWPORT);
+  // puppeteer sends a screen orientation beside the viewport; Firefox ESR 140.12 knows no
+  // such command and refuses it, but sets the viewport (the page's width is checked below)
+  await page.setViewport(VIEWPORT).catch((error) => {
+    if (!/setScreenOrientationOverride/.test(String(error))) throw error;
+  });
+  const width = await page.evaluate(() => window.innerWidth);
+  if (width !== VIEWPORT.width) throw new Error(`Firefox's viewport is ${width} pixels wide, not ${VIEWPORT.width}`);
   const keys = async (combo) => {
     const parts = combo.split("+");
     const key = parts.pop();
