@@ -5,48 +5,58 @@ engine never parses, so no code can nest deep enough to break the page's stack).
 from __future__ import annotations
 
 import ast
+import io
 import sysconfig
+import tokenize
 import warnings
 from pathlib import Path
 
 import pytest
 
-from chunkwise.code.definitions import _finish
-from chunkwise.code.languages import LANGUAGES
-from chunkwise.code.scan import _Scanner, scan
+from chunkwise.code.scan import scan
 
 HEAD = "import os\n\n\ndef main():\n    return os.getcwd()\n\n\n"
 
 
 def _by_ast(text: str) -> tuple[list[tuple], list[int]]:
-    """What Python's parser says of text's definitions, in the scan's terms: the
-    (start, end, label, level, parent) of each, and the offset of each one's own line."""
+    """What Python says of text's definitions, in the scan's terms, judged without the
+    scan: ast's spans, nesting and decorators, with the comment lines right above
+    each (tokenize's), as (start, end, label, level, parent), and each one's own line."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (an invalid escape such as "\d")
         tree = ast.parse(text)
-    scanner = _Scanner(text, LANGUAGES["python"])
-    scanner.run()
-    nls, raw, lines = scanner.nls, [], []
+    breaks = [i for i, ch in enumerate(text) if ch == "\n"]
 
     def offset(line: int) -> int:  # (line counted from 0)
-        return nls[line - 1] + 1 if line > 0 else 0
+        return breaks[line - 1] + 1 if line > 0 else 0
 
-    def visit(body):
+    comment_lines = {
+        tok.start[0] - 1
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+        if tok.type == tokenize.COMMENT and not tok.line[: tok.start[1]].strip()
+    }
+    found = []  # (start, end, label, level, enclosing entry or None, own line)
+
+    def visit(body, level, enclosing):
         for node in body:
+            entry = enclosing
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 kw = {ast.ClassDef: "class", ast.AsyncFunctionDef: "async def"}.get(type(node), "def")
                 first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
-                end = nls[node.end_lineno - 1] + 1 if node.end_lineno - 1 < len(nls) else len(text)
-                raw.append((first, end, f"{kw} {node.name}", False))
-                lines.append((first, offset(node.lineno - 1)))
+                while first - 1 in comment_lines:
+                    first -= 1
+                end = breaks[node.end_lineno - 1] + 1 if node.end_lineno - 1 < len(breaks) else len(text)
+                entry = [offset(first), end, f"{kw} {node.name}", level, enclosing, offset(node.lineno - 1)]
+                found.append(entry)
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 if isinstance(getattr(node, field, None), list):
-                    visit(getattr(node, field))
+                    visit(getattr(node, field), level + (entry is not enclosing), entry)
 
-    visit(tree.body)
-    defs = _finish(text, scanner, raw)
-    order = {first: line for first, line in lines}
-    return [(d.start, d.end, d.label, d.level, d.parent) for d in defs], sorted(order.values())
+    visit(tree.body, 0, None)
+    found.sort(key=lambda e: (e[0], -e[1]))
+    index = {id(e): i for i, e in enumerate(found)}
+    defs = [(e[0], e[1], e[2], e[3], -1 if e[4] is None else index[id(e[4])]) for e in found]
+    return defs, sorted(e[5] for e in found)
 
 
 def _by_scan(text: str) -> tuple[list[tuple], list[int]]:
@@ -80,6 +90,10 @@ CASES = {
     "a column-0 comment inside a body": "class A:\n    x = 1\n# note\n    def m(self):\n        pass\n",
     "async, decorated classes": "import abc\n\n\n@abc.abstract\nclass A:\n    async def run(self):\n        await x\n",
     "CRLF line ends": "def f():\r\n    return 1\r\n\r\n\r\n# c\r\ndef g():\r\n    pass\r\n",
+    "a decorator commented out": "@app.get('/')\n\n# @auth\n\n@cache\ndef f():\n    pass\n\n\nclass A:\n    @d\n    # @c\n\n    def g(self):\n        pass\n",
+    "a product starting a line in brackets": "def f(a, b):\n    c = (a\n         @ b)\n    def g():\n        return c\n    return g\n",
+    "form feeds": "def f():\n    pass\n\x0cdef g():\n    pass\nclass A:\n    x = 1\n\x0c    def m(self):\n        pass\n",
+    "names": "class Empty:pass\ndef \u0928\u092e\u0938\u094d\u0924\u0947():\n    pass\nclass \u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35 :\n    pass\n",
     "deep nesting": HEAD + "x = " + "-" * 1000 + "y\n" + "z = " + "(" * 150 + "y" + ")" * 150 + "\n",
 }
 

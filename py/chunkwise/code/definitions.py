@@ -146,6 +146,8 @@ class DefinitionTracker:
     def _indent_line(self, line: int, pos: int, first: int) -> None:
         text, lang = self.text, self.lang
         indent = first - pos
+        if lang.structure == "python":
+            indent = first - (text.rfind("\f", pos, first) + 1 or pos)  # (Python's column starts again after a form feed)
         closing = lang.structure == "indent" and _RUBY_END.match(text, first) is not None
         continuing = lang.structure == "indent" and _RUBY_CONTINUES.match(text, first) is not None
         if lang.structure == "yaml" and indent == 0 and _YAML_DOCUMENT.match(text, first):
@@ -198,6 +200,10 @@ def _label(signature: str, lang: Language) -> str:
     def group(m: re.Match, i: int) -> str | None:
         return None if m.start(i) < 0 else sig[m.start(i) : m.end(i)]
 
+    if lang.structure == "python":
+        m = _PYTHON_NAME.match(sig)
+        if m:
+            return f"{'async def' if m.group(1).startswith('async') else m.group(1)} {m.group(2)}"
     if lang.name == "json":
         m = re.match(r"\"((?:[^\"\\]|\\.)*)\"", sig)
         return m.group(1) if m else sig[:60]
@@ -223,6 +229,8 @@ def _label(signature: str, lang: Language) -> str:
 
 
 _SHELL_NAME = re.compile(r"(?:function\s+)?([\w:.\-]+)")
+# (an identifier's combining marks too: "def नमस्ते", which \w would cut short)
+_PYTHON_NAME = re.compile(r"(async\s+def|def|class)\s+([^\s(:\[]+)")
 
 
 def _finish(text: str, scanner: DefinitionTracker, raw) -> list[Definition]:
@@ -247,9 +255,9 @@ def _finish(text: str, scanner: DefinitionTracker, raw) -> list[Definition]:
     def_lines = {entry[0] for entry in raw}
     memo: dict[int, int] = {}
 
-    def is_blank(i: int) -> bool:
+    def is_blank_or_comment(i: int) -> bool:
         first = _INDENT.match(text, line_start(i)).end()
-        return first >= n or text[first] in "\r\n"
+        return first >= n or text[first] in "\r\n" or first in comment_starts
 
     def decorator_at(i: int) -> int | None:
         """The first line of the decorator that line i is part of ("@pytest.mark.parametrize("
@@ -275,13 +283,16 @@ def _finish(text: str, scanner: DefinitionTracker, raw) -> list[Definition]:
                 k = above  # a block comment's line, blank or not: on to its first line
                 continue
             if decorators and top == k:
+                # a decorator above, past blank and comment lines (a decorator commented out)?
                 i = above
-                while i > 0 and begins_in(i) == CODE and is_blank(i):
+                while i > 0 and begins_in(i) == CODE and is_blank_or_comment(i):
                     i -= 1
-                found = decorator_at(i) if i < above or (above > 0 and depths[above - 1] > 0) else None
+                found = decorator_at(i)
                 if found is not None:
                     k = top = found
                     continue
+                if above > 0 and depths[above - 1] > 0:
+                    break  # a line inside brackets, and no decorator's ("@ b)": a product)
             if begins_in(above) == STRING or above in def_lines:
                 break
             first = _INDENT.match(text, line_start(above)).end()

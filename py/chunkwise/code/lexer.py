@@ -9,7 +9,7 @@ import functools
 import re
 
 from .languages import Language
-from .structure import _INDENT, CODE, COMMENT, STRING
+from .structure import CODE, COMMENT, STRING
 
 
 def _string_patterns():
@@ -53,6 +53,9 @@ _RAW_RUST = re.compile(r"(#*)\"")
 _LINE_BREAK = re.compile("\n")
 _RAW_CPP = re.compile(r"\"([^()\\\s]{0,16})\(")
 _OPENS = {")": "(", "]": "[", "}": "{"}  # the opener each closer closes
+# A Python line's indentation up to a form feed, if any (after one, the column starts
+# again: a narrower indentation, so the definitions are asked)
+_PYTHON_INDENT = re.compile(r"[ \t\v]*")
 
 
 @functools.lru_cache(maxsize=None)
@@ -166,7 +169,7 @@ class Lexer:
                 if decl_lines is None or self.pending is not None or pos in decl_lines or (
                     # Python: a line that may end a definition (indented no deeper than the innermost)
                     dedents and self.depth == 0 and self.open_defs
-                    and _INDENT.match(text, pos).end() - pos <= self.open_defs[-1][0]
+                    and _PYTHON_INDENT.match(text, pos).end() - pos <= self.open_defs[-1][0]
                 ):
                     self._line_start(pos)
             elif ch in "([{":
