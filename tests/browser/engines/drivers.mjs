@@ -85,11 +85,9 @@ export async function launchFirefox({ downloads }) {
     },
   });
   const page = await browser.newPage();
-  // puppeteer sends a screen orientation beside the viewport; Firefox ESR 140.12 knows no
-  // such command and refuses it, but sets the viewport (the page's width is checked below)
-  await page.setViewport(VIEWPORT).catch((error) => {
-    if (!/setScreenOrientationOverride/.test(String(error))) throw error;
-  });
+  // WebDriver BiDi's own command: puppeteer's page.setViewport also sends a screen
+  // orientation, which Firefox ESR 140.12 does not know and refuses
+  await page.mainFrame().browsingContext.setViewport({ viewport: VIEWPORT });
   const width = await page.evaluate(() => window.innerWidth);
   if (width !== VIEWPORT.width) throw new Error(`Firefox's viewport is ${width} pixels wide, not ${VIEWPORT.width}`);
   const keys = async (combo) => {
