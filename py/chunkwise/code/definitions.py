@@ -95,7 +95,7 @@ class DefinitionTracker:
             self.raw_defs.append((line, self.n if end == -1 else end + 1, label, transparent))
 
     def _close_all(self) -> None:
-        end = self._code_end(self.n) if self.lang.structure == "python" else self.n
+        end = self._code_end(self.n) if self.lang.structure == "python" and self.open_defs else self.n
         for _, line, first, label, transparent in self.open_defs:
             self.raw_defs.append((line, end, label, transparent))
         self.open_defs = []
@@ -111,9 +111,9 @@ class DefinitionTracker:
         return not (self.comment_starts and self.comment_starts[-1] >= line_start)
 
     def _code_end(self, end: int) -> int:
-        """Where a Python definition closed at end (a line start, or the text's end) ends
-        as Python's parser says: after its last line of code, without the blank and
-        comment lines that follow it."""
+        """Where a Python definition closed at end ends as Python's parser says: after its
+        last line of code, without the blank and comment lines that follow it. end is the
+        start of the line the scan is at (after its last line break so far) or the text's end."""
         text, nls, states, n = self.text, self.nls, self.states, self.n
         # the line break before the line above end (-1: that line is the first)
         k = len(nls) - 2 if end < n or text.endswith("\n") else len(nls) - 1
