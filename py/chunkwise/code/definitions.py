@@ -203,7 +203,7 @@ def _label(signature: str, lang: Language) -> str:
     if lang.structure == "python":
         m = _PYTHON_NAME.match(sig)
         if m:
-            return f"{'async def' if m.group(1).startswith('async') else m.group(1)} {m.group(2)}"
+            return f"{'async def' if m.group(1).startswith('async') else m.group(1)} {m.group(2)}"  # (as ast names it)
     if lang.name == "json":
         m = re.match(r"\"((?:[^\"\\]|\\.)*)\"", sig)
         return m.group(1) if m else sig[:60]
@@ -220,8 +220,6 @@ def _label(signature: str, lang: Language) -> str:
             return sig[m.start() :].split(" where ")[0][:60].strip()
         if kw in ("func", "fun", "fn", "function", "def") and name is None and call:
             name = group(call, 1)
-        if kw == "def" and known[: m.start()].rstrip().endswith("async"):
-            kw = "async def"  # as ast names it (Python's AsyncFunctionDef)
         return f"{kw} {name}" if name else kw
     if call:
         return f"{group(call, 1)}()"
