@@ -18,7 +18,9 @@ from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 # A line that may be a delimiter row, then the exact rule (cells of -, with : at either end).
-_DELIMITER_MARK = re.compile(r"\n {0,3}\|?[ \t]*:?-")
+# (Possessive: else every indented line of code gives its indentation back space by
+# space, between the two runs of blanks: 2 ms for 100 KB of Python.)
+_DELIMITER_MARK = re.compile(r"\n {0,3}+\|?+[ \t]*+:?-")
 _DELIMITER = re.compile(r"\n {0,3}(\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?)[ \t]*(?=\n|\Z)")
 _BLOCK_START = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|>|```|~~~)")
 
