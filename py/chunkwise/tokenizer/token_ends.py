@@ -13,6 +13,7 @@ to an offset unpacks one group (the last few are kept); an end sums a part of on
 """
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -33,20 +34,23 @@ def block_ends(chars, base: int, length: int):
 class ShortEnds:
     """`ends[i]`, the end of token i counted from the block's start `base`."""
 
-    __slots__ = ("ends", "base")
+    __slots__ = ("ends", "base", "_sorted")
 
     def __init__(self, ends, base: int):
-        self.ends = ends
+        # One buffer, two views: bisect over array('H') answers one offset in C with no
+        # numpy scalar made per call (half the time of searchsorted's), numpy many at once.
+        import numpy
+
+        self._sorted = array("H", ends.tobytes())
+        self.ends = numpy.frombuffer(self._sorted, dtype=numpy.uint16)
         self.base = base
 
     def __len__(self) -> int:
-        return len(self.ends)
+        return len(self._sorted)
 
     def count_to(self, pos: int) -> int:
         """How many tokens end at or before pos."""
-        # (a uint16 scalar: numpy would compare the array with a Python int by
-        # copying it to int64 first)
-        return int(self.ends.searchsorted(self.ends.dtype.type(min(max(pos - self.base, 0), SHORT - 1)), "right")) if pos >= self.base else 0
+        return bisect_right(self._sorted, pos - self.base) if pos >= self.base else 0
 
     def count_each(self, offsets: list[int]) -> list[int]:
         """count_to of each of these sorted offsets, in one search."""
@@ -60,7 +64,7 @@ class ShortEnds:
         return self.ends.searchsorted(rel, "right").tolist()
 
     def __getitem__(self, i: int) -> int:
-        return self.base + int(self.ends[i])
+        return self.base + self._sorted[i]
 
     def tolist(self) -> list[int]:
         return (self.ends.astype("int64") + self.base).tolist()
