@@ -120,9 +120,11 @@ def test_the_last_paragraph_cut_of_a_long_blank_line_run_holds_few_matches():
 # run each time (all in C: no Python calls to count). Only where one token holds many
 # characters does a chunk's window hold a long run: periods (40,000 took 25 s), and a
 # heading's long run of spaces (a lazy title before "[ \t]*$", "[ \t]+#+$" for closing hashes).
-# Or where a pattern runs once per line: blanks a table's delimiter row, a YAML key or a
-# TOML table header gave back one by one to the next run of blanks (20,000 took 5.6 s,
-# 0.5 s and 0.9 s). Each: the text, and the language it is read as (None: prose).
+# Or where a pattern runs once per line: blanks a table's delimiter row, a YAML key, a TOML
+# table header or a JavaScript name gave back one by one to the next run of blanks (20,000
+# took 5.6 s, 0.5 s, 0.9 s and 1.2 s); a declaration's pattern read on past its line to the
+# text's end; a CSV's rows each asked whether text followed them by copying the rest. Each:
+# the text, and the language it is read as (None: prose).
 RESCANNED_RUNS = {
     "periods": ('"." * 400_000', None),
     "spaces in a title": ('"# x" + " " * 400_000 + "y\\n"', None),
@@ -130,6 +132,10 @@ RESCANNED_RUNS = {
     "spaces after a table's delimiter row": ('"a | b\\n|---" + " " * 400_000 + "x\\n"', None),
     "spaces in a YAML key": ('"key: 1\\na" + " " * 400_000 + "b\\n"', "yaml"),
     "spaces in a TOML table header": ('"[a" + " " * 400_000 + "b\\nx = 1\\n"', "toml"),
+    "spaces after a JavaScript name": ('"x" + " " * 400_000 + "z\\n"', "javascript"),
+    "TypeScript annotations with no '=' after them": ('"const a: b\\n" * 40_000', "typescript"),
+    "Rust visibilities with no ')' after them": ('"pub(\\n" * 200_000', "rust"),
+    "blank lines in a CSV": ('"a,b\\n" + "\\n" * 1_000_000 + "1,2\\n"', "csv"),
 }
 
 

@@ -32,11 +32,15 @@ class Language:
 
 
 _C_STRINGS = ('"', "char")
+# This runs at every line start: a type annotation or a generic may span lines, but is read
+# at most 400 characters far (unbounded, each line of "const a: b" with no "=" after it scanned
+# the rest of the text: quadratic), and the blanks around a generic are one run each (two
+# optional runs side by side were tried at every split of a long run of blanks).
 _JS_DECL = (
     r"(?:export[ \t]+(?:default[ \t]+)?)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?"
     r"(?:function\b|class\b|interface\b|enum\b|type[ \t]+\w+|namespace\b|module\b|"
-    r"(?:const|let|var)[ \t]+[\w$]+[ \t]*(?::[^=]*)?=[ \t]*(?:async[ \t]*)?(?:function\b|\(|[\w$]+[ \t]*=>|class\b|\{|\[)|"
-    rf"(?!{_CONTROL})(?:(?:public|private|protected|static|readonly|override|get|set|async|\*)[ \t]+)*[\w$#]+[ \t]*(?:<[^>]*>)?[ \t]*\()"
+    r"(?:const|let|var)[ \t]+[\w$]+[ \t]*(?::[^=]{0,400}+)?=[ \t]*(?:async[ \t]*)?(?:function\b|\(|[\w$]+[ \t]*=>|class\b|\{|\[)|"
+    rf"(?!{_CONTROL})(?:(?:public|private|protected|static|readonly|override|get|set|async|\*)[ \t]+)*[\w$#]+[ \t]*+(?:<[^>]{{0,400}}+>[ \t]*+)?\()"
 )
 
 LANGUAGES: dict[str, Language] = {
@@ -81,7 +85,9 @@ LANGUAGES: dict[str, Language] = {
         ),
         Language(
             "rust", "Rust", (".rs",), (), ("//",), (("/*", "*/", True),), ("rawrust", '"ml', "char"),
-            decl=r"(?:pub(?:\([^)]*\))?[ \t]+)?(?:(?:const|async|unsafe|extern(?:[ \t]+\"[^\"]*\")?|default)[ \t]+)*(?:fn|struct|enum|union|trait|impl|mod|macro_rules!|type)\b",
+            # (a visibility's path and an ABI's name on their line: "pub(" with no ")" after it
+            # scanned the rest of the text from each such line)
+            decl=r"(?:pub(?:\([^)\n]*\))?[ \t]+)?(?:(?:const|async|unsafe|extern(?:[ \t]+\"[^\"\n]*\")?|default)[ \t]+)*(?:fn|struct|enum|union|trait|impl|mod|macro_rules!|type)\b",
             attribute=r"#!?\[",
         ),
         Language(
