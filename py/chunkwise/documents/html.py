@@ -1,12 +1,13 @@
 """HTML -> Markdown-ish text the engine already reads: ATX headings, blank-line blocks,
-list items and table rows one per line, fenced code. One pass of the standard library's
-html.parser with an explicit stack of open elements: no recursion, so nesting depth
-costs memory in a list, not stack frames."""
+list items and table rows one per line, fenced code. One pass of html.parser (CPython
+3.14's, the page's, in html_parser.py: the CLI reads HTML alike on any Python) with an
+explicit stack of open elements: no recursion, so nesting depth costs memory in a list,
+not stack frames."""
 from __future__ import annotations
 
 import codecs
 import re
-from html.parser import HTMLParser
+from .html_parser import HTMLParser
 
 from .model import DocumentError, Extracted, pipe_table, words
 
