@@ -203,7 +203,8 @@ def extract_pdf(data: bytes, progress=None) -> Extracted:
         notice += f"; dropped {dropped:,} running header and footer lines"
     if failed:
         notice += f"; {len(failed):,} page{'s' if len(failed) > 1 else ''} could not be read ({_pages(failed)})"
-        empty = [n for n in empty if n not in set(failed)]
+        unreadable = set(failed)  # (once: a set a page was quadratic in the pages)
+        empty = [n for n in empty if n not in unreadable]
     if empty:
         notice += f"; {len(empty):,} page{'s' if len(empty) > 1 else ''} without a text layer ({_pages(empty)})"
     return Extracted(text, "pdf", notice, tuple(starts))
