@@ -108,6 +108,26 @@ def test_nesting_levels():
         ("namespace N", 0), ("class C", 0), ("M()", 1)]
 
 
+
+def test_a_definition_path_holds_the_innermost_sixteen():
+    """Every chunk of a text nested 200,000 deep held its whole path: 1.2 MB of CSS blocks that
+    never close took about 5 minutes (100,000: 70 s), the paths growing with the square of the text. The child process
+    has 120 s; the old code took longer. Not a timing: a check that it ends."""
+    import subprocess
+
+    from chunkwise.code.structure import PATH_DEPTH
+
+    text = "".join(f"b{i} {{\n" for i in range(40))
+    path = scan(text, "css").path_at(len(text) - 1)
+    assert PATH_DEPTH == 16 and path == tuple(f"b{i}" for i in range(24, 40))
+    assert scan("a {\n  b {\n", "css").path_at(7) == ("a", "b")
+    code = ("import chunkwise; from conftest import assert_invariants; text = 'img {\\n' * 200_000; "
+            "chunks = chunkwise.chunk(text, max_tokens=64, language='css'); "
+            "assert_invariants(text, chunks, 64, 'cl100k_base', 8); assert max(len(c.headings) for c in chunks) == 16")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=TESTS, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
 def test_python_that_does_not_parse_finds_the_same_definitions():
     broken = SAMPLES["python"] + "\ndef broken(:\n"
     labels = [d.label for d in scan(broken, "python").definitions]

@@ -8,6 +8,10 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 CODE, STRING, COMMENT = 0, 1, 2  # what a line break is inside of
+# A chunk's definition path holds at most this many, the innermost: every chunk of a text
+# nested 100,000 deep (a line of CSS or JSON that opens a block and never closes it, again
+# and again) held all of them, so the paths alone grew with the square of the text.
+PATH_DEPTH = 16
 # A line's indentation, as every part of the scanner reads it.
 _INDENT = re.compile(r"[ \t\f\v]*")
 
@@ -37,10 +41,11 @@ class CodeStructure:
         self._starts = [d.start for d in defs]
 
     def path_at(self, pos: int) -> tuple[str, ...]:
-        """The definition path in effect at pos: ("class Parser", "def parse_args")."""
+        """The definition path in effect at pos: ("class Parser", "def parse_args"); its
+        innermost PATH_DEPTH definitions where more enclose pos."""
         d = self.innermost(pos)
         path = []
-        while d is not None:
+        while d is not None and len(path) < PATH_DEPTH:
             path.append(self.definitions[d].label)
             d = self.definitions[d].parent
             d = None if d < 0 else d
