@@ -184,7 +184,7 @@ class DefinitionTracker:
 # A table's name from its first non-blank to its last, as runs of blanks each followed by
 # other characters (a lazy name before "\s*\]" rescanned a long run of blanks from each of
 # its characters: a header line with 20,000 spaces took 0.9 s). A blank name is none.
-_TOML_TABLE = re.compile(r"\[\[?\s*+([^\]\s](?:[^\S\n]*+[^\]\s])*+)\s*+\]\]?")
+_TOML_TABLE = re.compile(r"\[\[?+\s*+([^\]\s](?:[^\S\n]*+[^\]\s])*+)\s*+\]\]?")
 _SQL_WORD = re.compile(r"[^\s(]+")
 _RUBY_END = re.compile(r"end\b|\}")
 _RUBY_CONTINUES = re.compile(r"(?:rescue|ensure|else|elsif|when|in)\b")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..types import CONTEXT_MODES
+from ..code.structure import PATH_DEPTH
 
 CONTEXT_SHARE = 0.5  # of max_tokens: the most the context may take
 
@@ -58,7 +59,7 @@ class Context:
             structure = doc.structure
             d = structure.innermost(a)
             labels = []
-            while d is not None:
+            while d is not None and len(labels) < PATH_DEPTH:  # (as the chunk's own path)
                 definition = structure.definitions[d]
                 if definition.start < a:
                     labels.append(definition.label)
