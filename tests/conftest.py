@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
@@ -14,6 +16,15 @@ _WHITESPACE = "".join(sorted(CHARS))
 TESTS = pathlib.Path(__file__).resolve().parent  # tests/, whose folders follow the package's
 ROOT = TESTS.parent
 CORPUS = TESTS / "corpus"
+
+CHILD_SECONDS = 120  # what a linear run gets; a quadratic one takes far longer
+
+
+def assert_ends_in_a_child(code: str) -> None:
+    """Run this Python code in a child process (in tests/, so it may import conftest), given
+    CHILD_SECONDS: the check that a run which once hung now ends, without hanging the suite."""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=TESTS, capture_output=True, text=True, timeout=CHILD_SECONDS)
+    assert proc.returncode == 0, proc.stderr[-2000:]
 
 
 def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overlap: int = 0, lone_over_budget=False) -> None:

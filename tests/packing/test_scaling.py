@@ -10,7 +10,7 @@ import pytest
 
 import chunkwise
 from chunkwise.text import graphemes
-from conftest import TESTS, assert_invariants
+from conftest import assert_ends_in_a_child, assert_invariants
 
 
 def python_calls(fn) -> int:
@@ -144,14 +144,10 @@ def test_runs_a_pattern_could_rescan_end_at_once(name):
     """400,000 characters end in a few seconds, contract checks included (linear); the
     rescans took far longer than the 120 s the child process is given, so the old code
     fails instead of hanging the suite. Not a timing: a check that it ends."""
-    import subprocess
-
     text, language = RESCANNED_RUNS[name]
     strategies = ("smart", "markdown") if language is None else ("smart", "code")
     code = ("import chunkwise; from conftest import assert_invariants; "
             f"text = {text}; "
             f"[assert_invariants(text, chunkwise.chunk(text, max_tokens=64, strategy=s, language={language!r}), 64, 'cl100k_base', 8)"
             f" for s in {strategies!r}]")
-    here = TESTS  # (the code imports conftest)
-    proc = subprocess.run([sys.executable, "-c", code], cwd=here, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert_ends_in_a_child(code)

@@ -15,7 +15,7 @@ from chunkwise.code.structure import COMMENT, STRING
 from chunkwise.packing.document import Document
 from chunkwise.code.languages import CODE_LANGUAGES, LANGUAGES, detect, from_filename, resolve
 from code_samples import SAMPLES
-from conftest import TESTS
+from conftest import TESTS, assert_ends_in_a_child
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
 from codebench import cut_report  # noqa: E402  (bench/codebench.py)
@@ -113,8 +113,6 @@ def test_a_definition_path_holds_the_innermost_sixteen():
     """Every chunk of a text nested 200,000 deep held its whole path: 1.2 MB of CSS blocks that
     never close took about 5 minutes (100,000: 70 s), the paths growing with the square of the text. The child process
     has 120 s; the old code took longer. Not a timing: a check that it ends."""
-    import subprocess
-
     from chunkwise.code.structure import PATH_DEPTH
 
     text = "".join(f"b{i} {{\n" for i in range(40))
@@ -124,8 +122,7 @@ def test_a_definition_path_holds_the_innermost_sixteen():
     code = ("import chunkwise; from conftest import assert_invariants; text = 'img {\\n' * 200_000; "
             "chunks = chunkwise.chunk(text, max_tokens=64, language='css'); "
             "assert_invariants(text, chunks, 64, 'cl100k_base', 8); assert max(len(c.headings) for c in chunks) == 16")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=TESTS, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert_ends_in_a_child(code)
 
 
 def test_python_that_does_not_parse_finds_the_same_definitions():
