@@ -3,6 +3,7 @@ known, text faithful to pdftotext's, and bad input a one-line DocumentError."""
 from __future__ import annotations
 
 import io
+import pathlib
 import time
 import zipfile
 
@@ -10,7 +11,7 @@ import pytest
 
 import chunkwise
 from chunkwise.documents import DocumentError, binary_kind, extract, is_html_document, kind, read_text
-from conftest import assert_ends_in_a_child, assert_invariants
+from conftest import ROOT, assert_ends_in_a_child, assert_invariants
 from documents_files import (
     DEV_REF_PDF, FHS_PDF_GZ, PARAGRAPHS, POLICY_HTML, make_docx, make_pdf, pdftotext_pages, real_file, word_ratio,
 )
@@ -275,6 +276,20 @@ def test_html_unclosed_at_the_end_is_read_as_the_pages_python_reads_it():
     assert extract(b"<p>a</p><a href='x", "x.html").text == "a"
     assert extract(b"<p>x <b", "x.html").text == "x"
     assert extract(b"<p>x</p><!--a--!>b", "x.html").text == "x\n\nb"
+
+
+def test_the_vendored_html_parser_is_the_pages_own_unchanged():
+    """documents/html_parser.py is the page's Python's Lib/html/parser.py (from the vendored
+    Pyodide's standard library) after a licence header: had either moved, page and CLI
+    could read HTML apart again."""
+    import chunkwise.documents.html_parser as vendored
+
+    with zipfile.ZipFile(ROOT / "node_modules/pyodide/python_stdlib.zip") as stdlib:
+        original = stdlib.read("html/parser.py").decode()
+    text = pathlib.Path(vendored.__file__).read_text(encoding="utf-8")
+    header = text[: len(text) - len(original)]
+    assert text.endswith(original)
+    assert all(line.startswith("#") or not line for line in header.splitlines()), header[-200:]
 
 
 @pytest.mark.parametrize("unclosed", ["<a b='", "<a href=", "<!--", "</script", "<![CDATA["])
