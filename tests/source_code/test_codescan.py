@@ -109,19 +109,24 @@ def test_nesting_levels():
 
 
 
-def test_a_definition_path_holds_the_innermost_sixteen():
-    """Every chunk of a text nested 200,000 deep held its whole path: 1.2 MB of CSS blocks that
+def test_a_definition_path_holds_the_innermost_sixteen_after_a_mark():
+    """A path that leaves outer definitions out begins with "…" (the page, the JSONL and the
+    context show it), so no one takes its first label for the top level. Every chunk of a text nested 200,000 deep held its whole path: 1.2 MB of CSS blocks that
     never close took about 5 minutes (100,000: 70 s), the paths growing with the square of the text. The child process
     has 120 s; the old code took longer. Not a timing: a check that it ends."""
     from chunkwise.code.structure import PATH_DEPTH
 
     text = "".join(f"b{i} {{\n" for i in range(40))
     path = scan(text, "css").path_at(len(text) - 1)
-    assert PATH_DEPTH == 16 and path == tuple(f"b{i}" for i in range(24, 40))
+    assert PATH_DEPTH == 16 and path == ("…", *(f"b{i}" for i in range(24, 40)))
+    exactly = "".join(f"b{i} {{\n" for i in range(16))
+    assert scan(exactly, "css").path_at(len(exactly) - 1) == tuple(f"b{i}" for i in range(16))
     assert scan("a {\n  b {\n", "css").path_at(7) == ("a", "b")
+    chunks = chunkwise.chunk(text + "x: 1;\n" * 200, max_tokens=300, language="css", context="headings")
+    assert chunks[-1].headings[:2] == ("…", "b24") and chunks[-1].embed_text.startswith("… > b24 > b25 > ")
     code = ("import chunkwise; from conftest import assert_invariants; text = 'img {\\n' * 200_000; "
             "chunks = chunkwise.chunk(text, max_tokens=64, language='css'); "
-            "assert_invariants(text, chunks, 64, 'cl100k_base', 8); assert max(len(c.headings) for c in chunks) == 16")
+            "assert_invariants(text, chunks, 64, 'cl100k_base', 8); assert max(len(c.headings) for c in chunks) == 17")
     assert_ends_in_a_child(code)
 
 

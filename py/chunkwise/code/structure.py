@@ -12,6 +12,7 @@ CODE, STRING, COMMENT = 0, 1, 2  # what a line break is inside of
 # nested 100,000 deep (a line of CSS or JSON that opens a block and never closes it, again
 # and again) held all of them, so the paths alone grew with the square of the text.
 PATH_DEPTH = 16
+PATH_CUT = "…"  # first in a path that left outer definitions out, so no one reads it as the top level
 # A line's indentation, as every part of the scanner reads it.
 _INDENT = re.compile(r"[ \t\f\v]*")
 
@@ -42,13 +43,15 @@ class CodeStructure:
 
     def path_at(self, pos: int) -> tuple[str, ...]:
         """The definition path in effect at pos: ("class Parser", "def parse_args"); its
-        innermost PATH_DEPTH definitions where more enclose pos."""
+        innermost PATH_DEPTH definitions after PATH_CUT where more enclose pos."""
         d = self.innermost(pos)
         path = []
         while d is not None and len(path) < PATH_DEPTH:
             path.append(self.definitions[d].label)
             d = self.definitions[d].parent
             d = None if d < 0 else d
+        if d is not None:
+            path.append(PATH_CUT)
         return tuple(reversed(path))
 
     def innermost(self, pos: int) -> int | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..types import CONTEXT_MODES
-from ..code.structure import PATH_DEPTH
+from ..code.structure import PATH_CUT, PATH_DEPTH
 
 CONTEXT_SHARE = 0.5  # of max_tokens: the most the context may take
 
@@ -64,6 +64,8 @@ class Context:
                 if definition.start < a:
                     labels.append(definition.label)
                 d = definition.parent if definition.parent >= 0 else None
+            if d is not None:
+                labels.append(PATH_CUT)
             return [" > ".join(reversed(labels))] if labels else []
         return ["#" * h.level + " " + h.title for h in doc.outline.chain_at(a) if h.start < a and h.title]
 
