@@ -109,6 +109,17 @@ def test_nesting_levels():
 
 
 
+def test_a_typescript_annotation_spans_lines_up_to_the_next_declaration():
+    """An inline object type of any length is read to its "=" (a 400-character bound lost a
+    config's 30 typed fields), but not over a line that declares something else: a
+    "declare const" has no "=" of its own, and took a later "type ... = (" for one."""
+    fields = "".join(f"  field{i}: string;\n" for i in range(30))
+    config = "export const config: {\n" + fields + "} = {\n" + fields.replace("string", "'x',") + "};\n"
+    assert [d.label for d in scan(config, "typescript").definitions] == ["const config"]
+    declared = ("export declare const MouseButton: Readonly<{\n  Left: 'left';\n}>;\n"
+                "export type MouseButton = (typeof MouseButton)[keyof typeof MouseButton];\n")
+    assert [d.label for d in scan(declared, "typescript").definitions] == []
+
 def test_a_definition_path_holds_the_innermost_sixteen_after_a_mark():
     """A path that leaves outer definitions out begins with "…" (the page, the JSONL and the
     context show it), so no one takes its first label for the top level. Every chunk of a text nested 200,000 deep held its whole path: 1.2 MB of CSS blocks that
