@@ -69,7 +69,7 @@ class Chunk:
             record["embed_text"] = self.embed_text
             record["embed_tokens"] = self.embed_tokens
         if self.parent is not None:
-            record["id"] = chunk_id(self.index)
+            record["id"] = child_id(self.index)
             record["parent_id"] = parent_id(self.parent)
         return record
 
@@ -81,7 +81,9 @@ class Chunk:
         return record
 
 
-def chunk_id(index: int) -> str:
+# The ids that link a run's chunks to their parents (parent_tokens): "c3" is chunk 3,
+# "p0" parent 0. (corpus/rows.chunk_id is another thing: a hash that stays across runs.)
+def child_id(index: int) -> str:
     return f"c{index}"
 
 

@@ -22,6 +22,7 @@ from chunkwise.tokenizer.hf.files import register_text
 from chunkwise.tokenizer.index import TokenIndex
 from chunkwise.tokenizer.hf.pretokenizers import GPT2_PATTERN
 from chunkwise.tokenizer.hf.tokenizer import Unsupported, tokenizer_from_text
+from hf_files import trained
 
 CORPUS = [
     "Salt and pepper, bread and butter, the cheese and the wine and the rest of the meal.",
@@ -39,12 +40,7 @@ def _library(tok: Tokenizer):
 
 
 def _trained(model, trainer, normalizer=None, pre_tokenizer=None, drop_pre_tokenizer=False) -> Tokenizer:
-    tok = Tokenizer(model)
-    if normalizer is not None:
-        tok.normalizer = normalizer
-    if pre_tokenizer is not None:
-        tok.pre_tokenizer = pre_tokenizer
-    tok.train_from_iterator(CORPUS, trainer)
+    tok = trained(CORPUS, model, trainer, normalizer, pre_tokenizer)
     if drop_pre_tokenizer:  # (trained on words, used on the whole text: SentencePiece's BPE)
         data = json.loads(tok.to_str())
         data["pre_tokenizer"] = None

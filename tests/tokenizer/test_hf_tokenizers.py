@@ -17,7 +17,7 @@ from tokenizers import __version__ as tokenizers_version
 from tokenizers import models, normalizers, pre_tokenizers, trainers
 
 from chunkwise.tokenizer.hf.tokenizer import Unsupported, tokenizer_from_text
-from hf_files import CORPUS, tokenizer_path
+from hf_files import CORPUS, tokenizer_path, trained
 
 SAMPLES = [
     "Hello, world! It's a test: don't panic; we'll see. WE'RE LOUD",
@@ -227,13 +227,7 @@ TRAIN_TEXT = [t for t in SAMPLES + _documents()[:20]] * 3
 
 
 def _train(model, trainer, normalizer=None, pre_tokenizer=None):
-    tok = Tokenizer(model)
-    if normalizer is not None:
-        tok.normalizer = normalizer
-    if pre_tokenizer is not None:
-        tok.pre_tokenizer = pre_tokenizer
-    tok.train_from_iterator(TRAIN_TEXT, trainer)
-    return tok
+    return trained(TRAIN_TEXT, model, trainer, normalizer, pre_tokenizer)
 
 
 def _trained():

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from ..types import Chunk, chunk_id
+from ..types import Chunk, child_id
 
 FORMATS = ("jsonl", "json", "langchain", "vectors", "text")
 TEXT_HEADERS = True  # the text format heads each chunk unless told not to (--no-headers)
@@ -54,7 +54,7 @@ def _langchain(record: dict) -> dict:
 
 
 def _vector(record: dict) -> dict:
-    rid = record.get("id", chunk_id(record["index"]))
+    rid = record.get("id", child_id(record["index"]))
     if "source" in record:
         rid = f"{record['source']}:{rid}"
     metadata = {k: v for k, v in record.items() if k not in ("id", "text", "embed_text")}
