@@ -41,7 +41,8 @@ class ShortEnds:
         # numpy scalar made per call (half the time of searchsorted's), numpy many at once.
         import numpy
 
-        self._sorted = array("H", ends.tobytes())
+        self._sorted = array("H")
+        self._sorted.frombytes(memoryview(ends).cast("B"))  # (one copy; frombytes takes bytes, not 'H')
         self.ends = numpy.frombuffer(self._sorted, dtype=numpy.uint16)
         self.base = base
 
