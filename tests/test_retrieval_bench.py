@@ -4,6 +4,8 @@ similarities, the embedding cache, the LangChain span finding and what the
 chunkwise pieces embed."""
 from __future__ import annotations
 
+import csv
+import json
 import pathlib
 import sys
 
@@ -17,6 +19,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench")
 import minilm  # noqa: E402
 import retrieval  # noqa: E402
 import spans  # noqa: E402
+import squad  # noqa: E402
 
 
 def test_span_algebra():
@@ -211,3 +214,25 @@ def test_each_question_counts_the_characters_it_retrieved(tmp_path, model):
     row.update(chunker="chunkwise smart", size=200, overlap=0)
     line = next(line for line in retrieval.render_per_corpus([row], ["t"]) if line.startswith("| t (1)"))
     assert line.endswith("| - | - | - | 100 |")  # no recursive row to pair with; 100 characters retrieved
+
+
+def test_squad_becomes_retrieval_data_with_each_answers_span():
+    """bench/squad.py: paragraphs joined by blank lines, an answerable question's first
+    answer as its reference (offsets into the joined text), unanswerable ones left out;
+    the committed SQuAD folder loads beside the shared data with every reference in place."""
+    data = {"data": [{"paragraphs": [
+        {"context": "Alpha beta.", "qas": [{"question": "q1", "answers": [{"answer_start": 6, "text": "beta"}, {"answer_start": 0, "text": "Alpha"}]}]},
+        {"context": "Gamma delta.", "qas": [{"question": "q2", "answers": [], "is_impossible": True},
+                                           {"question": "q3", "answers": [{"answer_start": 6, "text": "delta"}]}]},
+    ]}]}
+    text, rows = squad.convert(data, "tiny")
+    assert text == "Alpha beta.\n\nGamma delta."
+    spans_of = [(r["question"], [(x["start_index"], x["end_index"]) for x in json.loads(r["references"])]) for r in rows]
+    assert spans_of == [("q1", [(6, 10)]), ("q3", [(19, 24)])] and text[19:24] == "delta"
+
+    corpora, questions = retrieval.load_data(retrieval.ROOT / "bench" / "retrieval-data" / "squad")
+    assert list(corpora) == ["squad"] and len(questions) == 705
+    with open(retrieval.ROOT / "bench" / "retrieval-data" / "squad" / "questions.csv", encoding="utf-8", newline="") as f:
+        for row, (_, _, refs) in zip(csv.DictReader(f), questions):
+            [ref] = json.loads(row["references"])
+            assert corpora["squad"][refs[0][0] : refs[0][1]] == ref["content"]
