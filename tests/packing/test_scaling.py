@@ -125,7 +125,8 @@ def test_the_last_paragraph_cut_of_a_long_blank_line_run_holds_few_matches():
 # took 5.6 s, 0.5 s, 0.9 s and 1.2 s); a declaration's pattern read on past its line to the
 # text's end; a CSV's rows each asked whether text followed them by copying the rest; a
 # definition's label looked for a called name from each letter of a long name, and for the
-# ">" of a generic from each "<" (10,000 letters took 6 s). Each:
+# ">" of a generic from each "<" (10,000 letters took 6 s); a tag's name gave back its letters
+# one by one to its attributes (32,000 took 2.5 s). Each:
 # the text, and the language it is read as (None: prose).
 RESCANNED_RUNS = {
     "periods": ('"." * 400_000', None),
@@ -136,6 +137,10 @@ RESCANNED_RUNS = {
     "spaces in a TOML table header": ('"[a" + " " * 400_000 + "b\\nx = 1\\n"', "toml"),
     "spaces after a JavaScript name": ('"x" + " " * 400_000 + "z\\n"', "javascript"),
     "TypeScript annotations with no '=' after them": ('"const a: b\\n" * 40_000', "typescript"),
+    "TypeScript 'declare const' lines with no '=' after them": ('"declare const a: string;\\n" * 40_000', "typescript"),
+    "TypeScript annotations after a form feed": ('"\\fconst a: b\\n" * 40_000', "typescript"),
+    "a long HTML tag name": ('"<" + "a" * 400_000', "html"),
+    "a long XML closing tag name": ('"</" + "a" * 400_000', "xml"),
     "Rust visibilities with no ')' after them": ('"pub(\\n" * 200_000', "rust"),
     "a long name in a signature with no '(' after it": ('"class A extends " + "x" * 400_000 + " {\\n}\\n"', "typescript"),
     "many '<' in a signature with no '(' after them": ('"class A extends " + "x<" * 200_000 + " {\\n}\\n"', "java"),

@@ -33,7 +33,8 @@ class Language:
 
 _C_STRINGS = ('"', "char")
 # This runs at every line start. A type annotation may span lines, up to the next line that
-# starts a declaration of its own (read to the next "=" however far, each line of "const a: b"
+# could start this declaration (any of its first words, after any indentation: read to the
+# next "=" however far, each line of "const a: b" or "declare const a: b;"
 # with no "=" after it scanned the rest of the text: quadratic; and "declare const A: T;" took
 # the "=" of a later "type A = (" for its own). A generic is read at most 400 characters far,
 # and the blanks around it are one run each (two optional runs side by side were tried at
@@ -41,7 +42,7 @@ _C_STRINGS = ('"', "char")
 _JS_DECL = (
     r"(?:export[ \t]+(?:default[ \t]+)?)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?"
     r"(?:function\b|class\b|interface\b|enum\b|type[ \t]+\w+|namespace\b|module\b|"
-    r"(?:const|let|var)[ \t]+[\w$]+[ \t]*(?::(?:[^=\n]++|\n(?![ \t]*+(?:export|const|let|var)\b))*+)?=[ \t]*(?:async[ \t]*)?(?:function\b|\(|[\w$]+[ \t]*=>|class\b|\{|\[)|"
+    r"(?:const|let|var)[ \t]+[\w$]+[ \t]*(?::(?:[^=\n]++|\n(?![ \t\f\v]*+(?:export|declare|abstract|async|const|let|var)\b))*+)?=[ \t]*(?:async[ \t]*)?(?:function\b|\(|[\w$]+[ \t]*=>|class\b|\{|\[)|"
     rf"(?!{_CONTROL})(?:(?:public|private|protected|static|readonly|override|get|set|async|\*)[ \t]+)*[\w$#]+[ \t]*+(?:<[^>]{{0,400}}+>[ \t]*+)?\()"
 )
 

@@ -16,6 +16,7 @@ class MarkupScanner:
         html = self.lang.name == "html"
         stack: list[tuple[str, int, int, bool]] = []  # (tag, line, first, at line start)
         pos = 0
+        line_first = (-1, -1)  # (a line's start, its first non-blank): a tag starts its line there
         for m in _MARKUP.finditer(text):
             s = m.start()
             if s < pos:
@@ -55,7 +56,9 @@ class MarkupScanner:
             name = tag.group(2).lower() if html else tag.group(2)
             line = len(self.nls) - (text.count("\n", s, end))
             line_start = self.nls[line - 1] + 1 if line > 0 else 0
-            at_start = not text[line_start:s].strip()
+            if line_first[0] != line_start:  # (once a line: copying the line up to each tag was quadratic)
+                line_first = (line_start, _NON_BLANK.search(text, line_start).start())
+            at_start = line_first[1] == s
             if tag.group(1):  # a closing tag
                 names = [t[0] for t in stack[-64:]]  # (a bounded look: linear on deep nesting)
                 if name in names:
@@ -86,6 +89,9 @@ class MarkupScanner:
 _MARKUP = re.compile(r"\n|<!--|<!\[CDATA\[|<[?!]|</?[A-Za-z]")
 # A tag stops at the next "<" outside quotes, and a quoted value at 4,000 characters:
 # a stray "<" or quote can then cost only so much, never a scan to the end each.
-_TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)(?:[^<>\"']++|\"[^\"]{0,4000}\"|'[^']{0,4000}')*?(/?)>")
+# The name is possessive: given back letter by letter, each rest was read again by the
+# attribute run (a 32,000-letter name took 2.5 s).
+_TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*+)(?:[^<>\"']++|\"[^\"]{0,4000}\"|'[^']{0,4000}')*?(/?)>")
+_NON_BLANK = re.compile(r"\S")
 _TAG_ID = re.compile(r"\bid\s*=\s*[\"']?([^\"'\s>]+)")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
