@@ -39,6 +39,26 @@ def test_a_long_run_of_whitespace_is_trimmed_to_the_last_information_separator(s
     assert whitespace.trim_end(text, 0, len(text)) == 4 and whitespace.trim_end(text, 10, len(text)) == 10
 
 
+
+def test_a_long_run_of_whitespace_is_trimmed_reading_the_run_not_the_text_before_it():
+    """Each chunk's start was judged by copying all the text before it (trim_end from 0):
+    quadratic in chunks (1M characters of an emoji and 40 spaces: 6 s in characters).
+    Now what is read grows with the run: a 1 MB text with 100 spaces at its end copies
+    no more than a few kB (traced memory), and the answers are the same."""
+    import tracemalloc
+
+    text = "é" * 1_000_000 + " " * 100
+    for run in (" " * 40, " " * 300, "\u3000" * 5000):
+        probe = "x" * 2000 + run
+        assert whitespace.trim_end(probe, 0, len(probe)) == 2000 and whitespace.trim_end(probe, 2010, len(probe)) == 2010
+    tracemalloc.start()
+    try:
+        end = whitespace.trim_end(text, 0, len(text))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert end == 1_000_000 and peak < 64_000, peak
+
 # (chunkwise's own strategies: the LangChain reference strips Python's whitespace, U+001C..U+001F
 # among it, as LangChain does: tests/packing/test_langchain.py)
 @pytest.mark.parametrize("strategy", OWN_STRATEGIES)

@@ -57,11 +57,16 @@ def trim_end(text: str, lo: int, i: int) -> int:
     stop = max(lo, i - 32)
     while i > stop and text[i - 1] in chars:
         i -= 1
-    if i == stop and i > lo and text[i - 1] in chars:  # a long run: strip it in C
-        # str's own whitespace is ours and a few more (U+001C..U+001F): it strips 20x
-        # faster than a set of characters, and what it strips is checked in C as well
-        j = lo + len(text[lo:i].rstrip())
-        if (j > lo and text[j - 1] in chars) or NONSPACE.search(text, j, i) is not None:
-            j = lo + len(text[lo:i].rstrip(_STRIP))  # (one of the few among them)
+    width = 256
+    while i == stop and i > lo and text[i - 1] in chars:  # a long run: strip it in C
+        # ...in windows growing back from i, so the cost is the run's, not i - lo's (from lo,
+        # each chunk's start copied the text before it: quadratic). str's own whitespace is
+        # ours and a few more (U+001C..U+001F): it strips 20x faster than a set of
+        # characters, and what it strips is checked in C as well
+        stop = max(lo, i - width)
+        j = stop + len(text[stop:i].rstrip())
+        if (j > stop and text[j - 1] in chars) or NONSPACE.search(text, j, i) is not None:
+            j = stop + len(text[stop:i].rstrip(_STRIP))  # (one of the few among them)
         i = j
+        width *= 4
     return i
