@@ -190,6 +190,20 @@ def test_docx_headings_lists_tables():
     assert "3 headings, 1 table" in doc.notice
 
 
+def test_docx_list_levels_past_ooxmls_eight_indent_as_the_eighth():
+    """ilvl is 0-8 in OOXML; a file claiming 50,000,000 indented each line by it (359
+    bytes became 100 MB)."""
+    def build(d):
+        d.add_paragraph("Step one", style="List Number")
+        deep = d.add_paragraph("Deep step", style="List Number")
+        deep._p.get_or_add_pPr().get_or_add_numPr().get_or_add_ilvl().val = 50_000_000
+
+    text = chunkwise.read_document(make_docx(build), "r.docx").text
+    first, deep = text.splitlines()
+    assert first == "1. Step one" and deep.endswith(" Deep step") and len(deep) - len(deep.lstrip()) == 2 * 8, text[:200]
+    assert len(text) < 100
+
+
 def _zip(parts: dict) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -266,6 +280,18 @@ def test_html_tag_soup_never_fails():
         text = extract(soup.encode(), "soup.html").text
         assert "\n\n\n" not in text and text == text.rstrip(), soup
     assert extract(b"</ul></ol></li>text</table></td>", "x.html").text == "text"
+
+
+@pytest.mark.parametrize("opener", ["<ul><li>a", "<ol><li>a", "<blockquote>a"])
+def test_html_deep_lists_and_quotes_indent_as_sixteen_deep(opener):
+    """Each line carried its whole depth of indentation or "> ": 4,000 nested lists made 16 MB
+    of text from 36 kB (16,000: 256 MB); deeper than PREFIX_DEPTH indents as that deep."""
+    from chunkwise.documents.html import PREFIX_DEPTH
+
+    html = opener * 4000
+    text = extract(html.encode(), "x.html").text
+    assert len(text) < 30 * len(html), len(text)
+    assert PREFIX_DEPTH == 16 and max(len(line) - len(line.lstrip(" >")) for line in text.splitlines()) <= 2 * 16 + 1
 
 
 def test_html_unclosed_at_the_end_is_read_as_the_pages_python_reads_it():

@@ -67,20 +67,21 @@ def _numbering(data: bytes | None) -> dict:
     if not data:
         return {}
     root = ET.fromstring(data)
-    abstract = {}
+    abstract: dict[str | None, dict] = {}  # abstractNumId -> {ilvl: (ordered, start)}
     for a in root.iter(W + "abstractNum"):
+        levels = abstract.setdefault(a.get(W + "abstractNumId"), {})
         for lvl in a.iter(W + "lvl"):
             fmt = _val(lvl, W + "numFmt") or "decimal"
             start = _val(lvl, W + "start") or "1"
-            abstract[(a.get(W + "abstractNumId"), lvl.get(W + "ilvl"))] = (
-                fmt not in ("bullet", "none"), int(start) if start.isdigit() else 1)
+            levels[lvl.get(W + "ilvl")] = (fmt not in ("bullet", "none"), int(start) if start.isdigit() else 1)
     out = {}
-    for num in root.iter(W + "num"):
-        aid = _val(num, W + "abstractNumId")
-        for (a, ilvl), value in abstract.items():
-            if a == aid:
-                out[(num.get(W + "numId"), ilvl)] = value
+    for num in root.iter(W + "num"):  # (each looks up its own abstract: every abstract for each num was quadratic)
+        for ilvl, value in abstract.get(_val(num, W + "abstractNumId"), {}).items():
+            out[(num.get(W + "numId"), ilvl)] = value
     return out
+
+
+_DEEPEST_LEVEL = 8
 
 
 class _Body:
@@ -90,7 +91,7 @@ class _Body:
         self.styles, self.numbering = styles, numbering
         self.blocks: list[str] = []
         self.list_lines: list[str] = []  # the open list's items
-        self.counters: dict = {}
+        self.counters: dict[str, dict[int, int]] = {}  # numId -> depth -> the last number
         self.paragraphs: list[list[str]] = []  # open paragraphs (a text box's sit inside another)
         self.tables: list[list[list[str]]] = []  # open tables: rows of cells
         self.cell: list[str] | None = None
@@ -124,13 +125,14 @@ class _Body:
             self.headings += 1
             self.blocks.append("#" * level + " " + " ".join(text.split()))
         elif num and num != "0":
-            ordered, start = self.numbering.get((num, ilvl), (False, 1))
-            depth = int(ilvl) if ilvl.isdigit() else 0
-            key = (num, depth)
-            self.counters[key] = self.counters.get(key, start - 1) + 1
-            for deeper in [k for k in self.counters if k[0] == num and k[1] > depth]:
-                del self.counters[deeper]
-            marker = f"{self.counters[key]}. " if ordered else "- "
+            # (OOXML has levels 0-8: a larger ilvl indented each line by its value)
+            depth = min(int(ilvl), _DEEPEST_LEVEL) if ilvl.isdigit() else 0
+            ordered, start = self.numbering.get((num, str(depth) if ilvl.isdigit() else ilvl), (False, 1))
+            counters = self.counters.setdefault(num, {})  # one list's: depth -> the last number
+            counters[depth] = counters.get(depth, start - 1) + 1
+            for deeper in [d for d in counters if d > depth]:  # (this list's only: all lists' was quadratic)
+                del counters[deeper]
+            marker = f"{counters[depth]}. " if ordered else "- "
             self.list_lines.append("  " * depth + marker + text.replace("\n", "\n" + "  " * (depth + 1)))
         else:
             self.end_list()
