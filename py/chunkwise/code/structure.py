@@ -40,6 +40,7 @@ class CodeStructure:
         self.depths = depths  # bracket (and for Python, indentation) depth after each "\n"
         self.definitions = defs  # sorted by start
         self._starts = [d.start for d in defs]
+        self._ended: dict[int, tuple[int, int]] = {}  # innermost's memo: first -> (pos, where its walk got)
 
     def path_at(self, pos: int) -> tuple[str, ...]:
         """The definition path in effect at pos: ("class Parser", "def parse_args"); its
@@ -56,14 +57,25 @@ class CodeStructure:
 
     def innermost(self, pos: int) -> int | None:
         """The index of the innermost definition containing pos, or None."""
-        i = bisect_right(self._starts, pos) - 1
+        first = i = bisect_right(self._starts, pos) - 1
+        # The walk up from the last definition that starts before pos skips those that
+        # ended by pos; they stay ended for every later pos, so where it got to is kept
+        # and a later pos goes on from there (each chunk after a block nested 10,000 deep
+        # walked all of it again).
+        known = self._ended.get(first)
+        if known is not None and known[0] <= pos:
+            i = known[1]
+        all_ended = True
         while i >= 0:
             d = self.definitions[i]
             if d.start <= pos < d.end:
-                return i
+                break
+            all_ended = all_ended and d.start <= pos
             i = d.parent if d.parent >= 0 else -1
             # a sibling that ended before pos: its parent may still contain pos
-        return None
+        if all_ended and first >= 0 and (known is None or known[0] <= pos):
+            self._ended[first] = (pos, i)
+        return i if i >= 0 else None
 
     def context_at(self, pos: int) -> str:
         """The signature line of the innermost definition that starts before pos

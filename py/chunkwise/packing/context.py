@@ -46,6 +46,7 @@ class Context:
         self.limit = int(max_tokens * CONTEXT_SHARE)
         self.shortened = 0  # chunks whose context was shortened to fit
         self._known: dict[str, int] = {}
+        self._prefixes: dict[tuple, tuple[Prefix, bool]] = {}  # at's memo: (path, table) -> (prefix, shortened)
 
     def _tokens(self, text: str) -> int:
         tokens = self._known.get(text)
@@ -53,27 +54,46 @@ class Context:
             tokens = self._known[text] = self.count(text)
         return tokens
 
-    def _headings(self, a: int) -> list[str]:
+    def _headings(self, a: int):
+        """(a key, the heading path's lines) of a chunk that starts at a: the key names what the
+        path is made of (definitions' indexes, -1 for a cut; headings' offsets), so that a
+        chunk with the path of one before it finds its prefix without the lines being
+        joined and hashed again (a 500 kB title or table header, each chunk: quadratic)."""
         doc = self.document
         if doc.is_code:
             structure = doc.structure
             d = structure.innermost(a)
-            labels = []
-            while d is not None and len(labels) < PATH_DEPTH:  # (as the chunk's own path)
-                definition = structure.definitions[d]
-                if definition.start < a:
-                    labels.append(definition.label)
-                d = definition.parent if definition.parent >= 0 else None
+            kept = []
+            while d is not None and len(kept) < PATH_DEPTH:  # (as the chunk's own path)
+                if structure.definitions[d].start < a:
+                    kept.append(d)
+                parent = structure.definitions[d].parent
+                d = parent if parent >= 0 else None
             if d is not None:
-                labels.append(PATH_CUT)
-            return [" > ".join(reversed(labels))] if labels else []
-        return ["#" * h.level + " " + h.title for h in doc.outline.chain_at(a) if h.start < a and h.title]
+                kept.append(-1)
+            labels = lambda: [" > ".join(PATH_CUT if i < 0 else structure.definitions[i].label for i in reversed(kept))]  # noqa: E731
+            return tuple(kept), labels if kept else list
+        chain = [h for h in doc.outline.chain_at(a) if h.start < a and h.title]
+        return tuple(h.start for h in chain), lambda: ["#" * h.level + " " + h.title for h in chain]
 
     def at(self, a: int) -> Prefix:
         """The context of a chunk that starts at a, shortened to fit CONTEXT_SHARE."""
-        headings = self._headings(a)
+        path, lines = self._headings(a)
         tables = getattr(self.document.outline, "tables", None)
-        header = tables.header_for(a) if tables else None
+        table = tables.at(a) if tables else None
+        if table is not None and a <= table.header_end:
+            table = None  # (a chunk that starts in the header reads it itself)
+        key = (path, None if table is None else table.start)
+        known = self._prefixes.get(key)
+        if known is None:
+            header = None if table is None else tables.text[table.start : table.header_end]
+            known = self._prefixes[key] = self._fit(lines(), header)
+        prefix, shortened = known
+        self.shortened += shortened
+        return prefix
+
+    def _fit(self, headings: list[str], header: str | None) -> tuple[Prefix, bool]:
+        """The longest context of these that fits, and whether it was shortened."""
         tried = [(headings[i:], header) for i in range(len(headings))]  # the outermost dropped first
         if header:
             tried += [(headings[-1:], None)] if headings else []
@@ -83,10 +103,8 @@ class Context:
             text = _join(kept, table_header)
             tokens = self._tokens(text) if text else 0
             if tokens <= self.limit:
-                if n:
-                    self.shortened += 1
-                return Prefix(text, tokens) if text else NO_PREFIX
-        return NO_PREFIX
+                return (Prefix(text, tokens) if text else NO_PREFIX), n > 0
+        return NO_PREFIX, False
 
 
 def _join(headings: list[str], header: str | None) -> str:

@@ -133,9 +133,3 @@ class Tables:
         i = bisect_left(self.breaks, cut - 1)  # the break at cut (a row's end) or just before it (a row's start)
         return not (i < len(self.breaks) and self.breaks[i] in (cut - 1, cut))
 
-    def header_for(self, pos: int) -> str | None:
-        """The header rows of the table a chunk starting at pos is inside (past its header), else None."""
-        table = self.at(pos)
-        if table is None or pos <= table.header_end:
-            return None
-        return self.text[table.start : table.header_end]
