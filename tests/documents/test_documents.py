@@ -294,6 +294,19 @@ def test_html_deep_lists_and_quotes_indent_as_sixteen_deep(opener):
     assert PREFIX_DEPTH == 16 and max(len(line) - len(line.lstrip(" >")) for line in text.splitlines()) <= 2 * 16 + 1
 
 
+def test_a_ragged_table_keeps_each_rows_own_cells():
+    """One wide row among many short ones: each short row was padded to the widest (4,000
+    cells times 4,000 rows made 48 MB of text from 56 kB). Only the header is padded, as a
+    pipe table needs; GFM reads a short row as filled with empty cells."""
+    html = "<table><tr>" + "<td>w</td>" * 4000 + "</tr>" + "<tr><td>s</td></tr>" * 4000 + "</table>"
+    text = extract(html.encode(), "x.html").text
+    assert len(text) < 2 * len(html), len(text)
+    lines = text.splitlines()
+    assert lines[1] == "|" + "---|" * 4000 and lines[2:] == ["| s |"] * 4000
+    short_first = extract(b"<table><tr><th>A</th></tr><tr><td>1</td><td>2</td></tr></table>", "x.html").text
+    assert short_first == "| A |  |\n|---|---|\n| 1 | 2 |"
+
+
 def test_html_unclosed_at_the_end_is_read_as_the_pages_python_reads_it():
     """The page's Pyodide (Python 3.14) drops an unclosed comment or tag at the end, and a
     comment closed by '--!>'; CPython 3.11.7's own html.parser kept them as text. Both

@@ -81,11 +81,12 @@ class Extracted:
 
 def pipe_table(rows: list[list[str]]) -> str:
     """Rows of cell texts as a GitHub pipe table, one row a line (cut between rows:
-    text/tables.py). A pipe table needs a header row: the first row is taken as one."""
+    text/tables.py). A pipe table needs a header row: the first row is taken as one, as
+    wide as the widest row. The other rows keep their own cells: GFM reads a short row as
+    filled with empty cells, and padding each to the widest made a long row times many
+    short ones quadratic (28 kB of HTML became 12 MB)."""
     width = max(map(len, rows))
-    lines = []
-    for i, row in enumerate(rows):
-        lines.append("| " + " | ".join(row + [""] * (width - len(row))) + " |")
-        if i == 0:
-            lines.append("|" + "---|" * width)
+    header = rows[0] + [""] * (width - len(rows[0]))
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * width]
+    lines.extend("| " + " | ".join(row) + " |" for row in rows[1:])
     return "\n".join(lines)
