@@ -27,6 +27,25 @@ def assert_ends_in_a_child(code: str) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
+def python_lines(fn) -> int:
+    """How many lines of Python fn runs (each pass of a loop counts its lines again): a
+    clock-free measure of work, which grows about 4x when the input grows 4x if the work
+    is linear (16x if quadratic)."""
+    count = 0
+
+    def trace(frame, event, arg):
+        nonlocal count
+        count += event == "line"
+        return trace
+
+    sys.settrace(trace)
+    try:
+        fn()
+    finally:
+        sys.settrace(None)
+    return count
+
+
 def assert_invariants(source: str, chunks, max_tokens: int, encoding: str, overlap: int = 0, lone_over_budget=False) -> None:
     """Exact slices, exact counts within budget, lossless and ordered, sane overlap.
     Whitespace is the tokenizer's (chunkwise.unicode.whitespace): U+001C..U+001F are not.

@@ -167,3 +167,21 @@ def test_parent_tokens_must_be_larger(bad, message):
 def test_unknown_context_is_refused():
     with pytest.raises(ValueError, match="unknown context 'all'; choose one of none, headings"):
         chunkwise.chunk("text", context="all")
+
+
+def test_a_tables_header_is_joined_into_the_context_once_not_per_chunk(monkeypatch):
+    """Each chunk's context was rebuilt from the table header's text, joined and hashed
+    again for every chunk (quadratic in a long header: a 500 kB CSV header and 2 MB of
+    rows took 24.7 s); chunks with the same heading path and table share one prefix."""
+    from chunkwise.packing import context
+
+    joined = []
+    real_join = context._join
+    monkeypatch.setattr(context, "_join", lambda *args: joined.append(1) or real_join(*args))
+    header = ",".join(f"column_{i}" for i in range(12))
+    rows = "".join(",".join(f"r{r}c{i}" for i in range(12)) + "\n" for r in range(600))
+    result = chunkwise.chunk_document(header + "\n" + rows, max_tokens=200, overlap=0, context="headings", language="csv")
+    later = result.chunks[1:]
+    assert len(later) > 40
+    assert all(c.embed_text == header + "\n" + c.text for c in later)
+    assert len(joined) <= 3, len(joined)  # (one context, tried whole first: was one or more a chunk)
