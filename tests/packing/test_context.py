@@ -185,3 +185,22 @@ def test_a_tables_header_is_joined_into_the_context_once_not_per_chunk(monkeypat
     assert len(later) > 40
     assert all(c.embed_text == header + "\n" + c.text for c in later)
     assert len(joined) <= 3, len(joined)  # (one context, tried whole first: was one or more a chunk)
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_a_context_does_not_encode_its_chunks_again(monkeypatch, encoding, backend):
+    """embed_tokens is the exact count of context + text: where the tokenizer may split
+    the two at the join, it is their two counts summed, so no chunk is encoded again
+    (each was encoded twice more, once to fit and once to report: context="headings"
+    took 4.5x one tokenizer pass on Markdown instead of 1.9x)."""
+    tokenizer = get_tokenizer(encoding)
+    counted = []
+    real_count = tokenizer.count
+    monkeypatch.setattr(tokenizer, "count", lambda text: counted.append(len(text)) or real_count(text))
+    text = "".join(f"# Part {p}\n\n" + "".join(f"## Section {p}.{s}\n\n" + "A sentence of the section. " * 40 + "\n\n"
+                                              for s in range(4)) for p in range(6))
+    result = chunkwise.chunk_document(text, max_tokens=120, overlap=16, context="headings", encoding=encoding)
+    assert len(result.chunks) > 40
+    assert all(c.embed_tokens == real_count(c.embed_text) <= 120 for c in result.chunks)
+    assert any(c.embed_text != c.text for c in result.chunks)
+    assert sum(counted) < len(text) / 10, (sum(counted), len(text))  # (the headings' lines alone)

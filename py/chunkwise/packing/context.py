@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..tokenizer.base import Tokenizer
 from ..types import CONTEXT_MODES
 from ..code.structure import PATH_CUT, PATH_DEPTH
 
@@ -43,10 +44,33 @@ class Context:
     def __init__(self, document, tokenizer, max_tokens: int):
         self.document = document
         self.count = tokenizer.count
+        self._tokenizer = tokenizer
+        # A tokenizer that encodes a text after a separable offset as a text of its own
+        # (tiktoken's BPE; not a Hugging Face file's, which may mark a text's start)
+        # counts prefix + text as the sum of the two wherever the join is separable.
+        self._adds_up = type(tokenizer).encode_continued is Tokenizer.encode_continued
+        self._joins: dict[str, bool] = {}  # the two characters around a join -> separable there?
         self.limit = int(max_tokens * CONTEXT_SHARE)
         self.shortened = 0  # chunks whose context was shortened to fit
         self._known: dict[str, int] = {}
         self._prefixes: dict[tuple, tuple[Prefix, bool]] = {}  # at's memo: (path, table) -> (prefix, shortened)
+
+    def embed_tokens(self, prefix: Prefix, text: str, text_tokens: int) -> int:
+        """The exact count of prefix.text + text, given text's own count: their sum where
+        the tokenizer may split there (no second encode of the chunk), else counted whole."""
+        if self._adds_up and self._separable_join(prefix.text[-1:] + text[:1]):
+            return prefix.tokens + text_tokens
+        return self.count(prefix.text + text)
+
+    def _separable_join(self, pair: str) -> bool:
+        """Is the offset between these two characters separable (the tokenizer's rule reads
+        only the character before an offset and the one after it)?"""
+        known = self._joins.get(pair)
+        if known is None:
+            tokenizer = self._tokenizer
+            m = tokenizer.separable.match(tokenizer.as_known(pair), 1) if len(pair) == 2 else None
+            known = self._joins[pair] = m is not None and tokenizer.separable_check(pair, m)
+        return known
 
     def _tokens(self, text: str) -> int:
         tokens = self._known.get(text)

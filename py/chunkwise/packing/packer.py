@@ -197,15 +197,16 @@ class ChunkJob:
         if self.pos >= self.stop:  # this parent is tiled: the next one
             self._tile(self._parent + 1)
         a = self.pos
-        ending, prefix = self._fit(a, max(a, self.prev_end))
+        ending, prefix, embed_tokens = self._fit(a, max(a, self.prev_end))
         if ending is None:  # the overlap left no room for new text: drop it
             a = self.document.chunk_start(self.prev_end)
-            ending, prefix = self._fit(a, max(a, self.prev_end))
+            ending, prefix, embed_tokens = self._fit(a, max(a, self.prev_end))
         if ending is None:  # a line's indentation leaves no room for its text: drop it
             a = skip_space(self.text, a)
-            ending, prefix = self._fit(a, a)
+            ending, prefix, embed_tokens = self._fit(a, a)
         if ending is None:  # one character alone is over the budget (no room for a context either)
             ending, prefix = self._lone_character(a), NO_PREFIX
+            embed_tokens = ending.tokens
         # a chunk that reaches the last text is the last (an overlap after it would add nothing)
         last = ending.level == END or ending.end == self.stop
         if last and self._parent is not None and self._parent + 1 < len(self.parents):
@@ -217,8 +218,7 @@ class ChunkJob:
         text = self.text[a : ending.end]
         embed = {}
         if self.context is not None:
-            embed_text = prefix.text + text
-            embed = {"embed_text": embed_text, "embed_tokens": self.context.count(embed_text) if prefix.text else ending.tokens}
+            embed = {"embed_text": prefix.text + text, "embed_tokens": embed_tokens}
         chunk = Chunk(
             index=len(self.chunks),
             text=text,
@@ -263,25 +263,26 @@ class ChunkJob:
         if overlap is None and ending.level <= SENTENCE:
             self._known_starts.add(fresh)
 
-    def _fit(self, a: int, floor: int) -> tuple[Ending | None, Prefix]:
-        """The end of the chunk starting at a (past floor) and its context, which together
-        fit the budget; (None, ...) when no end does. The context and the text are counted
-        together, exactly: where they take more than their parts (a merge across the
-        join), the text's budget shrinks by the difference and the end is picked again."""
+    def _fit(self, a: int, floor: int) -> tuple[Ending | None, Prefix, int | None]:
+        """The end of the chunk starting at a (past floor), its context, and the exact
+        count of the two together, which fits the budget; (None, ...) when no end does.
+        Where they take more than their parts (a merge across the join), the text's
+        budget shrinks by the difference and the end is picked again."""
         budget = self.settings.max_tokens
         if self.context is None:
-            return self._ending(a, floor, budget), NO_PREFIX
+            ending = self._ending(a, floor, budget)
+            return ending, NO_PREFIX, ending and ending.tokens
         prefix = self.context.at(a)
         room = budget - prefix.tokens
         while room > 0:
             ending = self._ending(a, floor, room)
             if ending is None or not prefix.text:
-                return ending, prefix
-            total = self.context.count(prefix.text + self.text[a : ending.end])
+                return ending, prefix, ending and ending.tokens
+            total = self.context.embed_tokens(prefix, self.text[a : ending.end], ending.tokens)
             if total <= budget:
-                return ending, prefix
+                return ending, prefix, total
             room -= total - budget
-        return None, prefix
+        return None, prefix, None
 
     def _ending(self, a: int, floor: int, budget: int) -> Ending | None:
         """The end of the chunk starting at a (past floor) that fits the budget, or None."""
