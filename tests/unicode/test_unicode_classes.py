@@ -220,6 +220,60 @@ def test_separable_offsets_do_not_depend_on_the_pythons_unicode():
         assert found[0] == found[1] == [4, 6], encoding
 
 
+
+# -- as_known over long texts: one search of the characters that differ ---------------------
+def _every_stand_in(stand_in) -> set[str]:
+    return {c for c in map(chr, range(0x110000)) if stand_in(c) != c}
+
+
+def test_the_class_of_characters_to_read_holds_every_character_with_a_stand_in():
+    """The class StandIns builds from re's runs over all code points (both tables: tiktoken's
+    \\w and \\d, the tokenizers library's \\w) holds, of the Basic Multilingual Plane,
+    exactly the characters each one-by-one stand-in replaces on this Python (U+1C8A of
+    Unicode 16 among them, д not), and every character above it (U+1D2C1 among them)."""
+    from chunkwise.tokenizer.hf import text as hf_text
+    from chunkwise.unicode import classes
+
+    every = "".join(plane for _, plane in classes._planes())
+    assert len(every) == 0x110000 and all(ord(every[o]) == o for o in range(0, 0x110000, 4093))
+    for stand_ins, stand_in in ((classes.PINNED, classes._stand_in), (hf_text._STAND_INS, hf_text._stand_in)):
+        to_read = set(stand_ins.to_read().findall(every))
+        assert to_read == {c for c in _every_stand_in(stand_in) if c < "\U00010000"} | set(every[0x10000:])
+        assert {NEW, "\U0001D2C1"} <= to_read and KNOWN not in to_read
+
+
+def test_as_known_gives_the_same_text_once_it_stops_reading_characters_one_by_one():
+    """Past ONE_BY_ONE characters read, a text with no differing character comes back
+    untouched without asking about its characters; one with such a character is mapped
+    as before, character for character."""
+    from chunkwise.unicode import classes
+
+    asked = []
+
+    def stand_in(ch):
+        asked.append(ch)
+        return classes._stand_in(ch)
+
+    one_by_one = classes.StandIns(classes._stand_in, [classes._pinned_words()], classes._ranges(classes.tables.DECIMAL))
+    one_by_one.ONE_BY_ONE = 10**12
+    fast = classes.StandIns(stand_in, [classes._pinned_words()], classes._ranges(classes.tables.DECIMAL))
+    fast.ONE_BY_ONE = 1_000
+    russian = "Он ушёл. Дом стоит; слово за словом. " * 40
+    texts = [russian, russian.replace("д", NEW), "中文，日本語。" * 50, russian + "\U0001FAE8", "鳥" * 10, russian + "😀"]
+    for text in texts + texts:
+        expected = one_by_one.apply(text)
+        got = fast.apply(text)
+        assert got == expected and (got is text) == (expected is text)
+    assert fast._to_read is not None
+    asked.clear()
+    fresh = "Ѐѐ Ӂӂ ԱԲԳ αβγ " * 100  # characters not seen before: none of them asked
+    assert fast.apply(fresh) is fresh and asked == []
+    for differs in (NEW, "\U0001D2C1"):
+        assert fast.apply(fresh + differs) == one_by_one.apply(fresh + differs) != fresh + differs
+    with_emoji = fresh + "🙂"  # above U+FFFF: read one by one, and kept
+    assert fast.apply(with_emoji) is with_emoji
+
+
 def test_no_pattern_of_the_package_spells_out_a_pinned_class():
     """re takes tens of milliseconds to compile a class of every letter in the
     pinned tables (thousands of ranges), at every start of the CLI and the page:

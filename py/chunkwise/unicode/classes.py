@@ -4,8 +4,11 @@ Pyodide 16, so unicodedata.category(), str.islower() and re's \\w may disagree
 between the CLI and the page. Every such decision in the package goes through here."""
 from __future__ import annotations
 
+import re
 import unicodedata
 from bisect import bisect_right
+from collections import Counter
+from itertools import chain
 
 from . import tables
 
@@ -76,7 +79,6 @@ def is_decimal(ch: str) -> bool:
 # so the text is mapped instead: every character whose answers differ (a letter of a newer
 # Unicode than the running Python's, say) becomes one the running Python answers as the
 # pinned tables do. Offsets are unchanged; take matched text from the original.
-_STAND_IN: dict[str, str] = {}  # character -> itself, or its stand-in
 # On a Python of the pinned Unicode version (Pyodide's), the tables were made from its
 # own classes: the generator checks that re's \w (str.isalnum) agrees with them on every
 # code point, and \d's table is made from str.isdecimal itself. Nothing needs a stand-in
@@ -92,6 +94,96 @@ def _stand_in(ch: str) -> str:
     return "\u0663" if digit else "\u00e9" if word else "\u00ac"  # ٣ é ¬: known to every Python
 
 
+def _pinned_words() -> list[int]:
+    """The boundaries of the tables' letters and numbers (re's \\w but "_")."""
+    ends = STARTS[1:] + [0x110000]
+    return [b for start, end, k in zip(STARTS, ends, KINDS) if k in "ulon" for b in (start, end)]
+
+
+def _ranges(spec: str) -> list[int]:
+    """The boundaries of "a-b,c" hex ranges (tables.DECIMAL)."""
+    out = []
+    for part in spec.split(","):
+        lo, _, hi = part.partition("-")
+        out += [int(lo, 16), int(hi or lo, 16) + 1]
+    return out
+
+
+class StandIns:
+    """text with each character whose re classes the running Python answers otherwise
+    than a pinned table (\\w, as str.isalnum; \\d, as str.isdecimal, where asked) replaced
+    by stand_in(ch), which answers them as the table does; text itself when there is none.
+
+    Each character is asked once (memo), but set(text) costs about 25 ns a character
+    outside Latin-1 (a third of a tiktoken pass over Russian). Once a process has read
+    ONE_BY_ONE characters so, the characters that differ are found from re's own runs
+    over all code points (about 50 ms, once: what reading that many cost), and a text of
+    the Basic Multilingual Plane with none of them, nearly every one, is known by one
+    search of 3 ns a character."""
+
+    ONE_BY_ONE = 1 << 21
+
+    def __init__(self, stand_in, words: list[list[int]], digits: list[int] | None = None):
+        """words: the boundaries [start, end, start, end...] of the table's \\w (its
+        letters and numbers: disjoint lists); digits: of its \\d, where it is asked."""
+        self._stand_in, self._words, self._digits = stand_in, words, digits
+        self._memo: dict[str, str] = {}
+        self._read = 0
+        self._to_read: re.Pattern | None = None
+
+    def apply(self, text: str) -> str:
+        if self._to_read is None:
+            self._read += len(text)
+            if self._read > self.ONE_BY_ONE:
+                self._to_read = self.to_read()
+        elif self._to_read.search(text) is None:
+            return text
+        chars = set(text)
+        memo = self._memo
+        for ch in chars.difference(memo):
+            memo[ch] = self._stand_in(ch)
+        changed = {ord(ch): memo[ch] for ch in chars if memo[ch] != ch}
+        return text.translate(changed) if changed else text
+
+    def to_read(self) -> re.Pattern:
+        """A class of the characters that send a text to be read one by one: those of the
+        Basic Multilingual Plane that stand_in replaces, and every one above it (a class
+        with many ranges above U+FFFF is checked range by range at every character: 20
+        times slower; one range costs nothing)."""
+
+        def running(cls: str) -> list[int]:
+            pattern = re.compile(cls + "+")
+            return [start + b for start, plane in _planes() for m in pattern.finditer(plane) for b in m.span()]
+
+        differ = [_odd(running(r"[^\W_]"), *self._words)]
+        if self._digits is not None:
+            differ.append(_odd(running(r"\d"), self._digits))
+        bmp = "".join(f"{re.escape(chr(lo))}-{re.escape(chr(min(hi, 0x10000) - 1))}"
+                      for b in differ for lo, hi in zip(b[::2], b[1::2]) if lo < 0x10000)
+        return re.compile(f"[{bmp}\U00010000-\U0010FFFF]")
+
+
+def _odd(*boundaries: list[int]) -> list[int]:
+    """The boundaries of the code points inside an odd number of these sets of runs
+    (of two, where one holds them and the other not)."""
+    counts = Counter(chain(*boundaries))
+    return sorted(b for b, k in counts.items() if k % 2)
+
+
+def _planes():
+    """(first code point, its plane as a string) for the 17 planes, surrogates too
+    (built bytewise: a join of 65,536 chr() calls takes three times as long)."""
+    utf32 = bytearray(4 * 0x10000)
+    utf32[0::4] = bytes(range(256)) * 256
+    utf32[1::4] = b"".join(bytes([i]) * 256 for i in range(256))
+    for plane in range(17):
+        utf32[2::4] = bytes([plane]) * 0x10000
+        yield plane << 16, utf32.decode("utf-32-le", "surrogatepass")
+
+
+PINNED = StandIns(_stand_in, [_pinned_words()], _ranges(tables.DECIMAL))
+
+
 def as_known(text: str) -> str:
     """text with every character that the running Python's re (\\w \\d \\b) would
     classify otherwise than the pinned tables replaced by one it classifies alike;
@@ -99,14 +191,4 @@ def as_known(text: str) -> str:
     pinned Unicode version)."""
     if NATIVE or text.isascii():
         return text
-    return with_stand_ins(text, _STAND_IN, _stand_in)
-
-
-def with_stand_ins(text: str, memo: dict[str, str], stand_in) -> str:
-    """text with each character ch replaced by stand_in(ch) (ch itself: kept), asked once
-    per character (memo); text.as_known does the same for the tokenizers library's classes."""
-    chars = set(text)
-    for ch in chars.difference(memo):
-        memo[ch] = stand_in(ch)
-    changed = {ord(ch): memo[ch] for ch in chars if memo[ch] != ch}
-    return text.translate(changed) if changed else text
+    return PINNED.apply(text)

@@ -30,6 +30,10 @@ class RangeSet:
             self.starts.append(int(lo, 16))
             self.ends.append(int(hi or lo, 16))
 
+    def boundaries(self) -> list[int]:
+        """[start, end, start, end...], each end past its range."""
+        return [b for lo, hi in zip(self.starts, self.ends) for b in (lo, hi + 1)]
+
     def __contains__(self, ch: str) -> bool:
         o = ord(ch)
         i = bisect_right(self.starts, o) - 1
@@ -105,7 +109,7 @@ def _stand_in(ch: str) -> str:
     return ch if ch.isalnum() == word else "\u00e9" if word else "\u00ac"  # é ¬: known to every Python
 
 
-_STAND_IN: dict[str, str] = {}
+_STAND_INS = classes.StandIns(_stand_in, [LETTER.boundaries(), NUMBER.boundaries()])
 
 
 def as_known(text: str) -> str:
@@ -115,7 +119,7 @@ def as_known(text: str) -> str:
     14, Pyodide 16: where a text may be split must not depend on which runs."""
     if text.isascii():
         return text
-    return classes.with_stand_ins(text, _STAND_IN, _stand_in)
+    return _STAND_INS.apply(text)
 
 
 def lowercase(text: str) -> str:
