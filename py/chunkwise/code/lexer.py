@@ -96,6 +96,21 @@ def _patterns(lang: Language):
 
 
 @functools.lru_cache(maxsize=None)
+def _plain_line(lang: Language) -> re.Pattern:
+    """A line up to its line break where nothing starts but brackets that close again on
+    it (nested up to three deep): most lines of code. Their events would leave the scanner
+    as they found it (a balanced bracket pushes and pops itself), so such a line is
+    skipped whole. Not "{" and "}" in brace languages, where they start definitions."""
+    other = "[^" + _patterns(lang)[1].pattern[1:] + "*+"  # (the trigger class, negated)
+    pairs = ["()", "[]"] + (["{}"] if lang.structure != "braces" else [])
+
+    def nested(inner: str) -> str:
+        return other + "(?:" + "|".join(f"{re.escape(o)}{inner}{re.escape(c)}{other}" for o, c in pairs) + ")*+"
+
+    return re.compile(nested(nested(nested(other))) + r"(?=\n)")
+
+
+@functools.lru_cache(maxsize=None)
 def _line_heads(lang: Language) -> tuple[re.Pattern, re.Pattern | None]:
     """What a line outside strings and comments starts with, in one match (the definitions
     read it at every line start): its indentation (group "i"), then a line break or the
@@ -149,7 +164,9 @@ class Lexer:
         dedents = structure == "python"
         decl_lines = {d.start() for d in self.decl_lines.finditer(text)} if self.decl_lines is not None else None
         nls, states, depths, stack = self.nls, self.states, self.depths, self.stack
-        pos = 0
+        plain = _plain_line(self.lang).match
+        skipped = plain(text)
+        pos = skipped.end() if skipped else 0
         while pos < n:
             t = trigger.search(text, pos)
             if t is None:
@@ -172,6 +189,9 @@ class Lexer:
                     and _PYTHON_INDENT.match(text, pos).end() - pos <= self.open_defs[-1][0]
                 ):
                     self._line_start(pos)
+                skipped = plain(text, pos)
+                if skipped:
+                    pos = skipped.end()
             elif ch in "([{":
                 if ch == "{":
                     self._brace_open(s)
