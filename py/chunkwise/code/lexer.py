@@ -98,14 +98,21 @@ def _patterns(lang: Language):
 @functools.lru_cache(maxsize=None)
 def _plain_line(lang: Language) -> re.Pattern:
     """A line up to its line break where nothing starts but brackets that close again on
-    it (nested up to three deep): most lines of code. Their events would leave the scanner
-    as they found it (a balanced bracket pushes and pops itself), so such a line is
-    skipped whole. Not "{" and "}" in brace languages, where they start definitions."""
+    it (nested up to three deep) and strings that end on it with no escape in them: most
+    lines of code. Their events would leave the scanner as they found it (a balanced
+    bracket pushes and pops itself; such a string holds no line break to record), so such
+    a line is skipped whole. Not "{" and "}" in brace languages, where they start
+    definitions; a quote only where it opens nothing but a plain string (or a triple one)."""
     other = "[^" + _patterns(lang)[1].pattern[1:] + "*+"  # (the trigger class, negated)
     pairs = ["()", "[]"] + (["{}"] if lang.structure != "braces" else [])
+    strings = [
+        rf"{q}(?!{q}{q})[^{q}\\\n]*+{q}" for q in "\"'"
+        if q in lang.strings and not any(q in _OPENER[k][1] for k in lang.strings if k not in (q, q * 3))
+    ]
 
     def nested(inner: str) -> str:
-        return other + "(?:" + "|".join(f"{re.escape(o)}{inner}{re.escape(c)}{other}" for o, c in pairs) + ")*+"
+        atoms = [f"{re.escape(o)}{inner}{re.escape(c)}" for o, c in pairs] + strings
+        return other + "(?:(?:" + "|".join(atoms) + ")" + other + ")*+"
 
     return re.compile(nested(nested(nested(other))) + r"(?=\n)")
 
