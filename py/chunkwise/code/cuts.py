@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from itertools import compress
 
 from .structure import CODE, CodeStructure
 from ..types import DEFINITION, LINE, NESTED, PARAGRAPH, STATEMENT
@@ -21,7 +22,7 @@ from ..text.separators import Separators
 from ..unicode.whitespace import CHARS as SPACES, skip_space
 
 _INDENT = re.compile(r"[ \t]*")
-_BREAK_INDENT = re.compile(r"\n[ \t]*")  # a line break and the next line's indentation
+_BREAK_INDENT = re.compile(r"\n([ \t]*)")  # a line break and the next line's indentation
 # A line break before a blank line: nothing but whitespace (as str.strip() reads it) up to the next
 _BLANK_AFTER = re.compile(r"\n[^\S\n]*+(?=\n|\Z)")
 _INDENTATION = re.compile(r"[ \t\f\v]*")  # what a chunk start may keep of its line
@@ -60,12 +61,12 @@ class CodeSeparators(Separators):
         # depth key of the line after each line break: brackets first, then indentation
         # (the indentation after every line break in one search, as the scan records them all)
         if len(nls) == text.count("\n"):
-            widths = [m.end() - m.start() - 1 for m in _BREAK_INDENT.finditer(text)]
+            widths = list(map(len, _BREAK_INDENT.findall(text)))
         else:  # pragma: no cover - a scan cut short
             widths = [_INDENT.match(text, nl + 1).end() - nl - 1 for nl in nls]
         keys = [d * 256 + (w if w < 255 else 255) for d, w in zip(depths, widths)]
-        stmt_pos = [nl for nl, st in zip(nls, states) if st == CODE]
-        stmt_key = [k for k, st in zip(keys, states) if st == CODE]
+        stmt_pos = list(compress(nls, map(CODE.__eq__, states)))
+        stmt_key = list(compress(keys, map(CODE.__eq__, states)))
         # blank lines outside strings: the line break that ends the last non-blank line
         # (the line after a break is blank when str.strip() leaves nothing of it: found in one
         # search of the text, as the scan records every line break)
