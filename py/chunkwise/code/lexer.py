@@ -56,6 +56,7 @@ _OPENS = {")": "(", "]": "[", "}": "{"}  # the opener each closer closes
 # A Python line's indentation up to a form feed, if any (after one, the column starts
 # again: a narrower indentation, so the definitions are asked)
 _PYTHON_INDENT = re.compile(r"[ \t\v]*")
+_BLANK_OR_COMMENT = ("\n", "\r", "#", "")  # what a Python line's text may start with that ends no definition
 
 
 @functools.lru_cache(maxsize=None)
@@ -191,9 +192,11 @@ class Lexer:
                 states.append(CODE)
                 pos = s + 1
                 if decl_lines is None or self.pending is not None or pos in decl_lines or (
-                    # Python: a line that may end a definition (indented no deeper than the innermost)
+                    # Python: a line that may end a definition (indented no deeper than the
+                    # innermost), and is not blank nor a comment (which end none)
                     dedents and self.depth == 0 and self.open_defs
-                    and _PYTHON_INDENT.match(text, pos).end() - pos <= self.open_defs[-1][0]
+                    and (first := _PYTHON_INDENT.match(text, pos).end()) - pos <= self.open_defs[-1][0]
+                    and text[first : first + 1] not in _BLANK_OR_COMMENT
                 ):
                     self._line_start(pos)
                 skipped = plain(text, pos)
