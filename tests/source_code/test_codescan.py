@@ -396,26 +396,33 @@ def test_many_tags_on_one_line_copy_none_of_it():
     assert peak < 64_000, peak
 
 
-@pytest.mark.parametrize("language", ["python", "javascript", "go", "toml"])
-def test_a_line_whose_brackets_close_on_it_is_read_in_one_step(language):
+@pytest.mark.parametrize("language, opens, closes", [
+    ("python", "def f():\n", ""), ("javascript", "function f() {\n", "}\n"), ("go", "func f() {\n", "}\n"),
+    ("c", "int f() {\n", "}\n"), ("toml", "[f]\n", ""),
+])
+def test_a_line_whose_brackets_close_on_it_is_read_in_one_step(language, opens, closes):
     """Most lines of code have brackets that all close on the line, and strings that end
-    on it, and no comment: the scanner passed each bracket and string on its own (an event
-    of several lines of Python), as much work again as the rest of the line. Such a line
-    leaves the scan as it found it, so it is read in one step: 2,000 lines of ten brackets
-    and a string each cost no more than lines of none (the old loop ran 16x as many lines
-    of Python on them). The scan is the same: the line breaks, depths and definitions."""
+    on it, and no comment: the scanner passed each bracket, string and ";" on its own (an
+    event of several lines of Python), as much work again as the rest of the line. Such a
+    line leaves the scan as it found it, so it is read in one step: 2,000 lines of ten
+    brackets, a string and a ";" each cost no more than lines of none (the old loop ran
+    16x as many lines of Python on them). The scan is the same: the line breaks, depths
+    and definitions."""
     from conftest import python_lines
 
-    body = "  x = f(a[i], g(b[j], (c)), h[\"k#(\"]) + m(n)[p]\n" * 2000
+    body = "  x = f(a[i], g(b[j], {c}), h[\"k#(\"]) + m(n)[p];\n" * 2000
     plain = "  x = a + b + c\n" * 2000
     tail = "def later():\n  s = f('(', \"[\")\n"
     scans = {}
     work = {}
     for name, lines in (("brackets", body), ("plain", plain)):
-        text = f"def f():\n{lines}{tail}"
+        text = f"{opens}{lines}{closes}{tail}"
         scan(text, language)  # (its patterns compiled first: re's compiler is Python too)
         work[name] = python_lines(lambda: scans.__setitem__(name, scan(text, language)))
     assert work["brackets"] < 1.2 * work["plain"], work
     brackets = scans["brackets"]
-    assert len(brackets.nls) == 2003 and brackets.depths == scans["plain"].depths and brackets.states[-2] == 0
-    assert [d.label for d in brackets.definitions] == [d.label for d in scans["plain"].definitions]
+    assert len(brackets.nls) == 2003 + closes.count("\n") and brackets.depths == scans["plain"].depths
+    assert brackets.states == scans["plain"].states
+    assert [(d.label, d.end) for d in brackets.definitions] == [
+        (d.label, d.end + len(body) - len(plain)) for d in scans["plain"].definitions
+    ]

@@ -97,15 +97,19 @@ def _patterns(lang: Language):
 
 
 @functools.lru_cache(maxsize=None)
-def _plain_line(lang: Language) -> re.Pattern:
+def _plain_line(lang: Language, free: bool) -> re.Pattern:
     """A line up to its line break where nothing starts but brackets that close again on
     it (nested up to three deep) and strings that end on it with no escape in them: most
     lines of code. Their events would leave the scanner as they found it (a balanced
     bracket pushes and pops itself; such a string holds no line break to record), so such
-    a line is skipped whole. Not "{" and "}" in brace languages, where they start
-    definitions; a quote only where it opens nothing but a plain string (or a triple one)."""
-    other = "[^" + _patterns(lang)[1].pattern[1:] + "*+"  # (the trigger class, negated)
-    pairs = ["()", "[]"] + (["{}"] if lang.structure != "braces" else [])
+    a line is skipped whole. A quote only where it opens nothing but a plain string (or a
+    triple one). In brace languages "{" and ";" end or open a pending signature: only on
+    a `free` line (none pending) are "{...}" and ";" plain there (";" never in SQL)."""
+    body = _patterns(lang)[1].pattern[1:-1]  # the trigger class's characters
+    if free and lang.structure != "sql":
+        body = body.replace(";", "")  # (re.escape leaves ";" bare)
+    other = f"[^{body}]*+"
+    pairs = ["()", "[]"] + (["{}"] if free or lang.structure != "braces" else [])
     strings = [
         rf"{q}(?!{q}{q})[^{q}\\\n]*+{q}" for q in "\"'"
         if q in lang.strings and not any(q in _OPENER[k][1] for k in lang.strings if k not in (q, q * 3))
@@ -172,8 +176,11 @@ class Lexer:
         dedents = structure == "python"
         decl_lines = {d.start() for d in self.decl_lines.finditer(text)} if self.decl_lines is not None else None
         nls, states, depths, stack = self.nls, self.states, self.depths, self.stack
-        plain = _plain_line(self.lang).match
-        skipped = plain(text)
+        # A plain line (_plain_line) is free where no signature is pending and no definition
+        # is open deeper than the brackets (a "}" would end it): always outside brace languages.
+        plain, free = _plain_line(self.lang, False).match, _plain_line(self.lang, True).match
+        always_free = structure != "braces"
+        skipped = (free if always_free or self.pending is None and not self.open_defs else plain)(text)
         pos = skipped.end() if skipped else 0
         while pos < n:
             t = trigger.search(text, pos)
@@ -199,7 +206,10 @@ class Lexer:
                     and text[first : first + 1] not in _BLANK_OR_COMMENT
                 ):
                     self._line_start(pos)
-                skipped = plain(text, pos)
+                if always_free or self.pending is None and not (self.open_defs and self.open_defs[-1][0] > self.depth):
+                    skipped = free(text, pos)
+                else:
+                    skipped = plain(text, pos)
                 if skipped:
                     pos = skipped.end()
             elif ch in "([{":
