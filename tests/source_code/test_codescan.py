@@ -404,14 +404,14 @@ def test_a_line_whose_brackets_close_on_it_is_read_in_one_step(language, opens, 
     """Most lines of code have brackets that all close on the line, and strings that end
     on it, and no comment: the scanner passed each bracket, string and ";" on its own (an
     event of several lines of Python), as much work again as the rest of the line. Such a
-    line leaves the scan as it found it, so it is read in one step: 2,000 lines of ten
-    brackets, a string and a ";" each cost no more than lines of none (the old loop ran
-    16x as many lines of Python on them). The scan is the same: the line breaks, depths
-    and definitions."""
+    line leaves the scan as it found it, so the rest of it is read in one step from its
+    first event: 2,000 lines of ten brackets, a string and a ";" each cost no more than
+    lines of one pair (the old loop ran 5x as many lines of Python on them). The scan is
+    the same: the line breaks, depths and definitions."""
     from conftest import python_lines
 
     body = "  x = f(a[i], g(b[j], {c}), h[\"k#(\"]) + m(n)[p];\n" * 2000
-    plain = "  x = a + b + c\n" * 2000
+    plain = "  x = a + f(b) + c;\n" * 2000
     tail = "def later():\n  s = f('(', \"[\")\n"
     scans = {}
     work = {}

@@ -98,7 +98,7 @@ def _patterns(lang: Language):
 
 @functools.lru_cache(maxsize=None)
 def _plain_line(lang: Language, free: bool) -> re.Pattern:
-    """A line up to its line break where nothing starts but brackets that close again on
+    """The rest of a line up to its break where nothing starts but brackets that close on
     it (nested up to three deep) and strings that end on it with no escape in them: most
     lines of code. Their events would leave the scanner as they found it (a balanced
     bracket pushes and pops itself; such a string holds no line break to record), so such
@@ -176,20 +176,31 @@ class Lexer:
         dedents = structure == "python"
         decl_lines = {d.start() for d in self.decl_lines.finditer(text)} if self.decl_lines is not None else None
         nls, states, depths, stack = self.nls, self.states, self.depths, self.stack
-        # A plain line (_plain_line) is free where no signature is pending and no definition
-        # is open deeper than the brackets (a "}" would end it): always outside brace languages.
+        # At a line's first event, the rest of the line may be plain (_plain_line): free where
+        # no signature is pending and no definition is open deeper than the brackets (a "}"
+        # would end it), always outside brace languages. (Tried there, not at the line's
+        # start: a line with no event costs nothing.)
         plain, free = _plain_line(self.lang, False).match, _plain_line(self.lang, True).match
         always_free = structure != "braces"
-        skipped = (free if always_free or self.pending is None and not self.open_defs else plain)(text)
-        pos = skipped.end() if skipped else 0
+        first_event = True
+        pos = 0
         while pos < n:
             t = trigger.search(text, pos)
             if t is None:
                 break
             s = t.start()
             ch = text[s]
+            if first_event and ch != "\n":
+                first_event = False
+                if always_free or self.pending is None and not (self.open_defs and self.open_defs[-1][0] > self.depth):
+                    skipped = free(text, s)
+                else:
+                    skipped = plain(text, s)
+                if skipped:  # on to the line break that ends it
+                    s, ch = skipped.end(), "\n"
             # the common events first: a line break, a bracket
             if ch == "\n":
+                first_event = True
                 nls.append(s)
                 depths.append(self.depth)
                 if self.heredocs:  # this line break already belongs to the heredoc's body
@@ -206,12 +217,6 @@ class Lexer:
                     and text[first : first + 1] not in _BLANK_OR_COMMENT
                 ):
                     self._line_start(pos)
-                if always_free or self.pending is None and not (self.open_defs and self.open_defs[-1][0] > self.depth):
-                    skipped = free(text, pos)
-                else:
-                    skipped = plain(text, pos)
-                if skipped:
-                    pos = skipped.end()
             elif ch in "([{":
                 if ch == "{":
                     self._brace_open(s)
