@@ -90,7 +90,11 @@ describe("offline: preset tokenizers", () => {
     try {
       await page.selectOption("[data-testid=cmp-encoding]", MINILM);
       await page.click("[data-testid=cmp-run]");
-      await page.waitForFunction((before) => document.querySelector("[data-testid=cmp-status]").textContent !== before, comparison);
+      // (past "Comparing…", which the line shows while B runs)
+      await page.waitForFunction((before) => {
+        const status = document.querySelector("[data-testid=cmp-status]").textContent;
+        return status !== before && status !== "Comparing…";
+      }, comparison);
       const status = await page.textContent("[data-testid=cmp-status]");
       assert.match(status, /all-MiniLM-L6-v2's tokenizer is not on this device yet; connect once to fetch it\. B's settings before are kept\./);
       assert.doesNotMatch(status, /engine failed|report|could not run/i);
