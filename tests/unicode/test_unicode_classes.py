@@ -254,9 +254,12 @@ def test_as_known_gives_the_same_text_once_it_stops_reading_characters_one_by_on
         asked.append(ch)
         return classes._stand_in(ch)
 
-    one_by_one = classes.StandIns(classes._stand_in, [classes._pinned_words()], classes._ranges(classes.tables.DECIMAL))
+    def pinned(ask):  # (as classes.PINNED is made)
+        return classes.StandIns(ask, [classes._pinned_words()], classes._ranges(classes.tables.DECIMAL))
+
+    one_by_one = pinned(classes._stand_in)
     one_by_one.ONE_BY_ONE = 10**12
-    fast = classes.StandIns(stand_in, [classes._pinned_words()], classes._ranges(classes.tables.DECIMAL))
+    fast = pinned(stand_in)
     fast.ONE_BY_ONE = 1_000
     russian = "Он ушёл. Дом стоит; слово за словом. " * 40
     texts = [russian, russian.replace("д", NEW), "中文，日本語。" * 50, russian + "\U0001FAE8", "鳥" * 10, russian + "😀"]

@@ -63,7 +63,8 @@ _BLANK_OR_COMMENT = ("\n", "\r", "#", "")  # what a Python line's text may start
 def _patterns(lang: Language):
     """A language's scanner patterns, built once (a Markdown file can have hundreds
     of fenced blocks of one language): (the event groups' kinds, the trigger, the
-    events, the block comments' closers, the definition and transparent patterns)."""
+    events, the block comments' closers, the definition and transparent patterns, and
+    the characters the trigger stops at)."""
     alternatives = []
     kinds: dict[str, str] = {}
     firsts = set("\n()[]{};")
@@ -93,7 +94,7 @@ def _patterns(lang: Language):
     block = {f"block:{o}": (c, nests) for o, c, nests in lang.block_comments}
     decl = re.compile(lang.decl) if lang.decl else None
     transparent = re.compile(lang.transparent) if lang.transparent else None
-    return kinds, trigger, events, block, decl, transparent
+    return kinds, trigger, events, block, decl, transparent, frozenset(firsts)
 
 
 @functools.lru_cache(maxsize=None)
@@ -105,10 +106,10 @@ def _plain_line(lang: Language, free: bool) -> re.Pattern:
     a line is skipped whole. A quote only where it opens nothing but a plain string (or a
     triple one). In brace languages "{" and ";" end or open a pending signature: only on
     a `free` line (none pending) are "{...}" and ";" plain there (";" never in SQL)."""
-    body = _patterns(lang)[1].pattern[1:-1]  # the trigger class's characters
+    firsts = _patterns(lang)[6]  # (what the trigger stops at)
     if free and lang.structure != "sql":
-        body = body.replace(";", "")  # (re.escape leaves ";" bare)
-    other = f"[^{body}]*+"
+        firsts -= {";"}
+    other = "[^" + "".join(re.escape(c) for c in sorted(firsts)) + "]*+"
     pairs = ["()", "[]"] + (["{}"] if free or lang.structure != "braces" else [])
     strings = [
         rf"{q}(?!{q}{q})[^{q}\\\n]*+{q}" for q in "\"'"

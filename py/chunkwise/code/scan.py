@@ -65,5 +65,5 @@ class _Scanner(Lexer, DefinitionTracker, MarkupScanner):
         self.open_defs: list[tuple[int, int, int, str, bool]] = []  # (body depth or indent, line index, first, label, transparent)
         self.prev_line_end = 0
         self.sql_open = False
-        self.kinds, self.trigger, self.events, self.block, self.decl, self.transparent = _patterns(lang)
+        self.kinds, self.trigger, self.events, self.block, self.decl, self.transparent, _ = _patterns(lang)
         self.head, self.decl_lines = _line_heads(lang)

@@ -26,12 +26,18 @@ def is_mark(ch: str) -> bool:
     return kind(ord(ch)) == "m"
 
 
-def _points(ranges: str) -> frozenset[int]:
-    out: set[int] = set()
-    for part in ranges.split(","):
+def _ranges(spec: str) -> list[int]:
+    """The boundaries [start, end, start, end...] of "a-b,c" hex ranges (tables.py), each end past its range."""
+    out = []
+    for part in spec.split(","):
         lo, _, hi = part.partition("-")
-        out.update(range(int(lo, 16), int(hi or lo, 16) + 1))
-    return frozenset(out)
+        out += [int(lo, 16), int(hi or lo, 16) + 1]
+    return out
+
+
+def _points(spec: str) -> frozenset[int]:
+    bounds = _ranges(spec)
+    return frozenset(o for lo, hi in zip(bounds[::2], bounds[1::2]) for o in range(lo, hi))
 
 
 _LOWER_EXTRA = _points(tables.LOWER_EXTRA)
@@ -98,15 +104,6 @@ def _pinned_words() -> list[int]:
     """The boundaries of the tables' letters and numbers (re's \\w but "_")."""
     ends = STARTS[1:] + [0x110000]
     return [b for start, end, k in zip(STARTS, ends, KINDS) if k in "ulon" for b in (start, end)]
-
-
-def _ranges(spec: str) -> list[int]:
-    """The boundaries of "a-b,c" hex ranges (tables.DECIMAL)."""
-    out = []
-    for part in spec.split(","):
-        lo, _, hi = part.partition("-")
-        out += [int(lo, 16), int(hi or lo, 16) + 1]
-    return out
 
 
 class StandIns:
