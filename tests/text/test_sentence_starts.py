@@ -32,6 +32,10 @@ PROSE = {
     ("short line,\n    indented code", False),  # an indented line after a short one: a list's, a log's, code's
     ("Heading\nThe next line", False),
     ("2026-11-29 INFO one\n2026-11-29 INFO two", False),
+    # letters outside ASCII are the pinned tables' (a line may end or start with one)
+    ("une ligne assez longue pour avoir atteint la largeur du café\nété comme", True),
+    ("une ligne assez longue pour avoir atteint la largeur, naïve\n  Über alles", False),
+    ("une ligne assez longue pour avoir atteint la largeur du texte\nÉté comme", False),
 ])
 def test_soft_wraps(text, soft):
     assert is_soft_wrap(text, text.index("\n")) is soft

@@ -103,6 +103,9 @@ class CodeSeparators(Separators):
             LINE: (nls, [0] * len(nls)),
         }
 
+    def _may_cut(self, level: int) -> bool:
+        return level in self._levels or super()._may_cut(level)  # (its own levels are found otherwise)
+
     def _range(self, level: int, lo: int, hi: int):
         pos, keys = self._levels[level]
         return pos, keys, bisect_left(pos, lo), bisect_right(pos, hi)

@@ -333,7 +333,7 @@ class ChunkJob:
         the strongest code cut that keeps the chunk full enough) are told it."""
         last, text = self.seps.last, self.text
         fill = filled and self.seps.uses_fill
-        for level in levels:
+        for level in self.seps.present(levels):
             cut = last(level, w.floor + 1, w.hi, self._fill_offset(w.a, self._fill[level])) if fill else last(level, w.floor + 1, w.hi)
             if cut is not None and trim_end(text, w.a, cut) > w.floor:
                 yield Candidate(cut, level)

@@ -4,6 +4,7 @@ chunk's cut is picked in its window, from the packer's candidate finders.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..text.separators import skip_space, trim_end
@@ -36,33 +37,40 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
     least_fill of the budget of new text, placed by the Balance (strategies.py); None
     when no such cut is in the window, or the window meets fenced code (whose cuts
     follow the code ladder: structure_first)."""
-    text, seps, budget = job.text, job.seps, job.settings.max_tokens
+    text, seps, hi = job.text, job.seps, w.hi
+    least, aim = _fill_tokens(balance, job.settings.max_tokens)
     # At least least_fill of new text: past the overlap (the floor), not counting it,
     # or a chunk would repeat its neighbours and add a sentence.
-    least_fill = 2 * balance.aim_fill - 1 if balance.least_fill is None else balance.least_fill
-    least = math.ceil(least_fill * budget)
     lo = max(skip_space(text, w.floor) + 1, job._fill_offset(w.floor, least))
-    if lo > w.hi or seps.has_code(w.a, w.hi):
+    if lo > hi or seps.has_code(w.a, hi):
         return None
     # the strongest level, and of its cuts the one nearest the aim (the earlier on a tie)
-    goal = min(max(lo, job._fill_offset(w.a, math.ceil(balance.aim_fill * budget))), w.hi)
+    goal = min(max(lo, job._fill_offset(w.a, aim)), hi)
     skip = (lambda c: follows_lead_in(text, c)) if balance.lead_ins else None
-    for level in BALANCED_LEVELS:
+    for level in seps.present(BALANCED_LEVELS):
         before = seps.last(level, lo, goal)
         while before is not None and skip and level in _LINE_BREAKS and skip(before):
             before = seps.last(level, lo, before - 1)
         # a cut after the goal wins only when it is nearer than the one before
         # (a tie goes to the earlier): it is looked for no farther than that
-        reach = w.hi if before is None else min(w.hi, 2 * goal - before - 1)
-        after = None
+        reach = hi if before is None else min(hi, 2 * goal - before - 1)
         if reach > goal:
             found = seps.cuts(level, goal + 1, reach)
-            after = next((c for c in found if not (skip and level in _LINE_BREAKS and skip(c))), None)
-        if after is not None:
-            return Candidate(after, level)
+            if skip and level in _LINE_BREAKS:
+                found = (c for c in found if not skip(c))
+            after = next(found, None)
+            if after is not None:
+                return Candidate(after, level)
         if before is not None:
             return Candidate(before, level)
     return None
+
+
+@lru_cache(maxsize=64)
+def _fill_tokens(balance: Balance, budget: int) -> tuple[int, int]:
+    """The tokens of new text a balanced chunk needs at least, and those it aims at."""
+    least_fill = 2 * balance.aim_fill - 1 if balance.least_fill is None else balance.least_fill
+    return math.ceil(least_fill * budget), math.ceil(balance.aim_fill * budget)
 
 
 _LINE_BREAKS = (PARAGRAPH, ROW, LINE)

@@ -127,6 +127,9 @@ class FencedSeparators(Separators):
         j = bisect_right(self._starts, hi)
         return [b for b in self.blocks[i:j] if b.end > lo]
 
+    def _may_cut(self, level: int) -> bool:
+        return level in _CODE_LEVELS or super()._may_cut(level)  # (a block's code cuts stand for them)
+
     def has_code(self, lo: int, hi: int) -> bool:
         # The last block that starts by hi meets [lo, hi] if any does: the blocks are
         # disjoint, so every earlier one ends before it starts.

@@ -149,23 +149,30 @@ def is_soft_wrap(text: str, i: int, capitals: bool = True) -> bool:
     end = i - 1 if text[i - 1] == "\r" else i  # (a CRLF line's break is its "\r\n")
     if end == 0:
         return False
+    # (ASCII asks str itself, as the pinned classes do: most line ends and starts are ASCII)
     last = text[end - 1]
-    broken_word = last in _HYPHENS and end > 1 and is_letter(text[end - 2])
-    if not (last == "," or is_alnum(last) or broken_word):
+    if last == "," or (last.isalnum() if last < "\x80" else is_alnum(last)):
+        broken_word = False
+    elif last in _HYPHENS and end > 1 and is_letter(text[end - 2]):
+        broken_word = True
+    else:
         return False
-    if is_lower(text[i + 1]):
+    first = text[i + 1]
+    if first.islower() if first < "\x80" else is_lower(first):
         # a short line that ends in a word or figure is a row of a table or list
         # ("research and development $3,027" "sales and marketing ..."): no wrap
         return broken_word or _line_length(text, end) >= _WRAP_WIDTH
     j = i + 1
-    stop = min(n, j + _INDENT_READ)
-    while j < stop and text[j] in " \t":
-        j += 1
-    if j >= stop:
-        return False
-    first = text[j]
-    lower = is_lower(first)
-    if not (lower and j > i + 1) and not (capitals and (is_alnum(first) or first in "(\"'“")):
+    lower = False  # (the line's first character is not: asked above)
+    if first in " \t":
+        stop = min(n, j + _INDENT_READ)
+        while j < stop and text[j] in " \t":
+            j += 1
+        if j >= stop:
+            return False
+        first = text[j]
+        lower = is_lower(first)
+    if not lower and not (capitals and (is_alnum(first) or first in "(\"'“")):
         return False
     if not lower:  # (the cheaper test first: most lines of a log or a list fail it)
         line_start = text.rfind("\n", max(0, end - 8 * _WRAP_WIDTH), end) + 1
@@ -232,6 +239,27 @@ class Separators:
                 self._fence_edges.append((last, f.body_end + 1))
         self._edge_starts = [lo for lo, _ in self._fence_edges]
         self.tables = getattr(outline, "tables", None)  # (text/tables.py; code has none)
+        self._present: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def present(self, levels: tuple[int, ...]) -> tuple[int, ...]:
+        """Those of these levels that may have a cut somewhere in the text: a window
+        need not be searched for a level the whole text lacks (most texts have no
+        heading or table, a log no blank line)."""
+        found = self._present.get(levels)
+        if found is None:
+            found = self._present[levels] = tuple(level for level in levels if self._may_cut(level))
+        return found
+
+    def _may_cut(self, level: int) -> bool:
+        if level == HEADING:
+            return bool(self.outline.starts)
+        if level == ROW:
+            return bool(self.tables) and bool(self.tables.row_ends)
+        if level == PARAGRAPH:  # (a match in any window is a match in the text)
+            return _PARAGRAPH.search(self.text) is not None
+        if level == LINE:
+            return "\n" in self.text
+        return True
 
     def _edge_at(self, cut: int) -> tuple[int, int] | None:
         """The fence edge that holds cut, if any."""

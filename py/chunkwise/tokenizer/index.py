@@ -67,6 +67,9 @@ class TokenIndex:
         self._block_starts: list[int] = []
         self._block_tokens: list[int] = []
         self._block_ends: list = []  # lists or arrays of ints, or with numpy token_ends' (see tokenizers.char_ends)
+        # each block's ends as bisect searches them directly: (ends relative to base, base), or
+        # (None, 0) where only the block can say (the packer asks a few times a chunk: no method call)
+        self._block_search: list[tuple] = []
         self.tokens = 0  # tokens in text[:done]
         self._tokens_before: dict[int, int] = {}  # memo: offset -> tokens before it
         self._head_memo: tuple = (-1, None, 0)  # (a, q1, tokens of text[a:q1])
@@ -119,6 +122,7 @@ class TokenIndex:
         self._block_starts.append(start)
         self._block_tokens.append(self.tokens)
         self._block_ends.append(ends)
+        self._block_search.append((ends, 0) if isinstance(ends, _SEQUENCES) else ends.searchable())
         self.tokens += len(ends)
         self.done = stop
 
@@ -136,13 +140,16 @@ class TokenIndex:
         known = self._tokens_before.get(pos)
         if known is not None:
             return known
-        self.ensure(pos)
+        if pos > self.done:
+            self.ensure(pos)
         if len(self._tokens_before) > 64:  # the packer asks about a few recent offsets
             self._tokens_before.clear()
         block = bisect_right(self._block_starts, pos) - 1
         if block < 0:
             return 0
-        known = self._tokens_before[pos] = self._block_tokens[block] + self._inside(block, pos)
+        ends, base = self._block_search[block]
+        inside = bisect_right(ends, pos - base) if ends is not None else self._block_ends[block].count_to(pos)
+        known = self._tokens_before[pos] = self._block_tokens[block] + inside
         return known
 
     def tokens_before_each(self, offsets: list[int]) -> list[int]:
@@ -159,11 +166,6 @@ class TokenIndex:
             return [base + bisect_right(ends, pos) for pos in offsets]
         return [base + k for k in ends.count_each(offsets)]
 
-    def _inside(self, block: int, pos: int) -> int:
-        """How many of the block's tokens end at or before pos."""
-        ends = self._block_ends[block]
-        return bisect_right(ends, pos) if isinstance(ends, _SEQUENCES) else ends.count_to(pos)
-
     def offset_after(self, k: int) -> int:
         """The character offset where the first k document tokens end; a token that
         ends inside a character (a byte of a longer UTF-8 sequence) counts it whole."""
@@ -174,7 +176,9 @@ class TokenIndex:
         if k > self.tokens:
             return self.n
         block = bisect_right(self._block_tokens, k - 1) - 1
-        return self._block_ends[block][k - 1 - self._block_tokens[block]]
+        ends, base = self._block_search[block]
+        i = k - 1 - self._block_tokens[block]
+        return base + ends[i] if ends is not None else self._block_ends[block][i]
 
     # -- exact counts --------------------------------------------------------
     def count(self, a: int, b: int) -> int:

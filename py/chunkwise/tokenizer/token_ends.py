@@ -53,6 +53,10 @@ class ShortEnds:
         """How many tokens end at or before pos."""
         return bisect_right(self._sorted, pos - self.base) if pos >= self.base else 0
 
+    def searchable(self) -> tuple:
+        """The ends as bisect searches them, relative to base, and base (count_to in one call)."""
+        return self._sorted, self.base
+
     def count_each(self, offsets: list[int]) -> list[int]:
         """count_to of each of these sorted offsets, in one search."""
         import numpy
@@ -114,6 +118,9 @@ class PackedEnds:
         starts = self.starts
         g = int(starts.searchsorted(starts.dtype.type(min(pos, _TOP[starts.dtype.itemsize])), "right")) - 1
         return 0 if g < 0 else g * GROUP + bisect_right(self._group(g), pos)
+
+    def searchable(self) -> tuple:
+        return None, 0  # (its ends are unpacked a group at a time: count_to and [] must be asked)
 
     def count_each(self, offsets: list[int]) -> list[int]:
         return [self.count_to(pos) for pos in offsets]
