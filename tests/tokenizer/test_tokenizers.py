@@ -197,7 +197,8 @@ def test_token_index_lookups_equal_a_plain_list_of_ends(backend_name):
                 assert index.offset_after(k) == want, (encoding, k)
             for _ in range(100):
                 a = rng.randint(0, len(text))
-                offsets = sorted(rng.randint(a, min(len(text), a + 600)) for _ in range(rng.randint(0, 12)))
+                # (a few offsets, as a chunk's tail holds, and more than the index looks up one by one)
+                offsets = sorted(rng.randint(a, min(len(text), a + 600)) for _ in range(rng.choice((rng.randint(0, 12), 80))))
                 assert index.tokens_before_each(offsets) == [bisect_right(ends, p) for p in offsets]
 
 
