@@ -493,17 +493,6 @@ class ChunkJob:
                     return Overlap(start, count)
             return None
 
-        # The starts within a quarter of the request of it come first in nearest()'s
-        # order: where one of them fits, it is the answer, and the line and sentence
-        # ends of the rest of the range need not be judged. (Their tails are inside
-        # the band exactly where their offsets are: tokens_before(s) >= k exactly when
-        # s >= offset_after(k).)
-        band = max(1, wanted // 4)
-        first = max(near, index.offset_after(end_tokens - wanted - band + 1))
-        tails = next(unit_starts(first, min(short, index.offset_after(end_tokens - wanted + band))), None)
-        found = nearest(tails, most) if tails else None
-        if found is not None:
-            return found
         # in range (about fewest..most tokens), then shorter, then the longer ones
         # before `near`: each searched only when the one before found nothing
         for first, stop in ((near, short), (short, end)):
