@@ -206,3 +206,16 @@ def test_fences_and_headings_are_commonmarks(lines):
     assert [text.count("\n", 0, f.start) for f in fences] == [t.map[0] for t in tokens if t.type == "fence"]
     assert [text.count("\n", 0, h.start) for h in headings] == [t.map[0] for t in tokens if t.type == "heading_open"]
     assert all(line_starts[t.map[0]] == f.start for t, f in zip([t for t in tokens if t.type == "fence"], fences))
+
+
+def test_an_overlap_never_starts_inside_a_table_row_beside_fenced_code():
+    """Where the overlap's range meets a fenced block, its unit starts come from the block's
+    cuts and the prose's; a start inside a table row is dropped there too (it was not)."""
+    text = ("```python\ny = 3\nx = 2\nx = 2\nx = 2\n```\n\n| a | b |\n|---|---|\n| Epsilon zeta. | Gamma eta. |\n\n"
+            "```python\nx = 2\nx = 2\nx = 2\ndef f(x):\n    return x + 1\n```\n\n| a | b |\n|---|---|\n"
+            "| Theta beta zeta. | Eta eta eta. |\n| Gamma gamma. Alpha delta theta theta. | Alpha. |\n"
+            "| Alpha zeta. | Zeta zeta eta delta. |\n| Zeta delta beta. | Theta alpha gamma. |\n\n")
+    doc = chunkwise.Document(text)
+    chunks = doc.chunk(max_tokens=64, overlap=24).chunks
+    assert sum(c.overlap_tokens > 0 for c in chunks) >= 2
+    assert [c.text[:14] for c in chunks if doc.separators.tables.inside_row(c.start)] == []

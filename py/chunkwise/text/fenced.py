@@ -145,10 +145,11 @@ class FencedSeparators(Separators):
         code = [c for b in blocks for c in b.cuts(level, lo, hi)]
         return iter(sorted(prose + code))
 
-    def unit_starts(self, levels: tuple[int, ...], lo: int, hi: int, chunk_start) -> list[int]:
+    def _unit_starts(self, levels: tuple[int, ...], lo: int, hi: int, chunk_start) -> list[int]:
+        # (unit_starts then drops those inside a table row, as it does without code)
         if self.has_code(lo, hi):  # a block's own cuts stand for the prose levels, and keep indentation
             return self._starts_of_cuts(levels, lo, hi, chunk_start)
-        return super().unit_starts(levels, lo, hi, chunk_start)
+        return super()._unit_starts(levels, lo, hi, chunk_start)
 
     def last(self, level: int, lo: int, hi: int, fill: int | None = None) -> int | None:
         if level not in _CODE_LEVELS or not self.has_code(lo, hi):  # most windows: prose only
