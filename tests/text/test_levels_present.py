@@ -7,7 +7,7 @@ import random
 import pytest
 
 import chunkwise
-from chunkwise.packing.strategies import LADDER
+from chunkwise.packing.strategies import CODE_LADDER, LADDER
 from chunkwise.text.separators import Separators
 from chunkwise.types import HEADING, LINE, PARAGRAPH, ROW, SENTENCE
 
@@ -37,14 +37,17 @@ ATOMS = ["word ", "Word. ", "\n", "\n\n", "\r\n", "\r\n\r\n", "\n \t\n", "\n\x0c
          "  ", "x" * 50]
 
 
-@pytest.mark.parametrize("seed", range(300))
-def test_no_level_with_a_cut_is_left_out(seed):
+@pytest.mark.parametrize("language", [None, "python", "csv"])
+@pytest.mark.parametrize("seed", range(100))
+def test_no_level_with_a_cut_is_left_out(seed, language):
     rng = random.Random(seed)
     text = "".join(rng.choice(ATOMS) for _ in range(rng.randint(1, 40)))
-    seps = chunkwise.Document(text).separators
-    kept = seps.present(LADDER)
-    for level in (HEADING, PARAGRAPH, ROW, LINE, SENTENCE):
+    doc = chunkwise.Document(text, language)
+    seps = doc.code_separators if doc.is_code else doc.separators
+    levels = CODE_LADDER if doc.is_code else LADDER
+    kept = seps.present(levels)
+    for level in levels:
         if level not in kept:
             assert seps.last(level, 0, len(text)) is None, (level, text)
             assert next(seps.cuts(level, 0, len(text)), None) is None, (level, text)
-    assert kept == tuple(level for level in LADDER if level in kept)  # strongest first, as asked
+    assert kept == tuple(level for level in levels if level in kept)  # strongest first, as asked

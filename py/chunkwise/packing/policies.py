@@ -4,7 +4,6 @@ chunk's cut is picked in its window, from the packer's candidate finders.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..text.separators import skip_space, trim_end
@@ -37,15 +36,15 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
     least_fill of the budget of new text, placed by the Balance (strategies.py); None
     when no such cut is in the window, or the window meets fenced code (whose cuts
     follow the code ladder: structure_first)."""
-    text, seps, hi = job.text, job.seps, w.hi
-    least, aim = _fill_tokens(balance, job.settings.max_tokens)
+    text, seps, hi, budget = job.text, job.seps, w.hi, job.settings.max_tokens
     # At least least_fill of new text: past the overlap (the floor), not counting it,
     # or a chunk would repeat its neighbours and add a sentence.
-    lo = max(skip_space(text, w.floor) + 1, job._fill_offset(w.floor, least))
+    least_fill = 2 * balance.aim_fill - 1 if balance.least_fill is None else balance.least_fill
+    lo = max(skip_space(text, w.floor) + 1, job._fill_offset(w.floor, math.ceil(least_fill * budget)))
     if lo > hi or seps.has_code(w.a, hi):
         return None
     # the strongest level, and of its cuts the one nearest the aim (the earlier on a tie)
-    goal = min(max(lo, job._fill_offset(w.a, aim)), hi)
+    goal = min(max(lo, job._fill_offset(w.a, math.ceil(balance.aim_fill * budget))), hi)
     skip = (lambda c: follows_lead_in(text, c)) if balance.lead_ins else None
     for level in seps.present(BALANCED_LEVELS):
         before = seps.last(level, lo, goal)
@@ -64,13 +63,6 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
         if before is not None:
             return Candidate(before, level)
     return None
-
-
-@lru_cache(maxsize=64)
-def _fill_tokens(balance: Balance, budget: int) -> tuple[int, int]:
-    """The tokens of new text a balanced chunk needs at least, and those it aims at."""
-    least_fill = 2 * balance.aim_fill - 1 if balance.least_fill is None else balance.least_fill
-    return math.ceil(least_fill * budget), math.ceil(balance.aim_fill * budget)
 
 
 _LINE_BREAKS = (PARAGRAPH, ROW, LINE)

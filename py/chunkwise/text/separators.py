@@ -240,6 +240,7 @@ class Separators:
         self._edge_starts = [lo for lo, _ in self._fence_edges]
         self.tables = getattr(outline, "tables", None)  # (text/tables.py; code has none)
         self._present: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._cuts_somewhere: dict[int, bool] = {}
 
     def present(self, levels: tuple[int, ...]) -> tuple[int, ...]:
         """Those of these levels that may have a cut somewhere in the text: a window
@@ -247,7 +248,11 @@ class Separators:
         heading or table, a log no blank line)."""
         found = self._present.get(levels)
         if found is None:
-            found = self._present[levels] = tuple(level for level in levels if self._may_cut(level))
+            known = self._cuts_somewhere
+            for level in levels:
+                if level not in known:
+                    known[level] = self._may_cut(level)
+            found = self._present[levels] = tuple(level for level in levels if known[level])
         return found
 
     def _may_cut(self, level: int) -> bool:

@@ -163,10 +163,10 @@ class TokenIndex:
         if block < 0 or block != bisect_right(self._block_starts, offsets[-1]) - 1:
             return [self.tokens_before(pos) for pos in offsets]
         ends, base = self._block_search[block]
-        first, block_ends = self._block_tokens[block], self._block_ends[block]
+        before, block_ends = self._block_tokens[block], self._block_ends[block]
         if ends is None or (len(offsets) > _FEW and not isinstance(block_ends, _SEQUENCES)):
-            return [first + k for k in block_ends.count_each(offsets)]
-        return [first + bisect_right(ends, pos - base) for pos in offsets]
+            return [before + k for k in block_ends.count_each(offsets)]
+        return [before + bisect_right(ends, pos - base) for pos in offsets]
 
     def offset_after(self, k: int) -> int:
         """The character offset where the first k document tokens end; a token that
