@@ -41,7 +41,6 @@ _SCAN = 256  # offsets first_separable tries one by one before it skips runs
 _SHORT = 48  # ASCII slices this short are simply encoded
 _SEQUENCES = (list, array)  # a block's ends as plain ints (else token_ends' numpy ones)
 _BLOCK = 1 << 16  # characters tokenized per step
-_FEW = 32  # offsets searched one by one (more: with numpy, one search of its ends)
 
 
 class TokenIndex:
@@ -162,11 +161,10 @@ class TokenIndex:
         block = bisect_right(self._block_starts, offsets[0]) - 1
         if block < 0 or block != bisect_right(self._block_starts, offsets[-1]) - 1:
             return [self.tokens_before(pos) for pos in offsets]
-        ends, base = self._block_search[block]
-        before, block_ends = self._block_tokens[block], self._block_ends[block]
-        if ends is None or (len(offsets) > _FEW and not isinstance(block_ends, _SEQUENCES)):
-            return [before + k for k in block_ends.count_each(offsets)]
-        return [before + bisect_right(ends, pos - base) for pos in offsets]
+        ends, base = self._block_ends[block], self._block_tokens[block]
+        if isinstance(ends, _SEQUENCES):
+            return [base + bisect_right(ends, pos) for pos in offsets]
+        return [base + k for k in ends.count_each(offsets)]
 
     def offset_after(self, k: int) -> int:
         """The character offset where the first k document tokens end; a token that

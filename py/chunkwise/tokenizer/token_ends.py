@@ -20,6 +20,7 @@ from itertools import accumulate
 SHORT = 1 << 16  # blocks of fewer characters keep uint16 ends
 GROUP = 32  # tokens a group of a long block: unpacking one costs a few microseconds
 _KEPT = 8  # groups kept unpacked
+_FEW = 32  # offsets count_each looks up one bisect each (a numpy array per call costs more)
 _TOP = {4: (1 << 31) - 1, 8: (1 << 63) - 1}  # the largest offset of an int32, an int64
 
 
@@ -58,18 +59,16 @@ class ShortEnds:
         return self._sorted, self.base
 
     def count_each(self, offsets: list[int]) -> list[int]:
-        """count_to of each of these sorted offsets, in one search."""
+        """count_to of each of these sorted offsets: a few (the unit starts of a chunk's
+        tail) one by one, more in one search."""
+        base, top = self.base, SHORT - 1
+        if len(offsets) <= _FEW or offsets[0] < base:
+            return [self.count_to(pos) for pos in offsets]
         import numpy
 
-        base, top = self.base, SHORT - 1
-        if not offsets or offsets[0] < base:
-            return [self.count_to(pos) for pos in offsets]
         # (in the array's own type, or numpy copies the array to compare)
         rel = numpy.array([min(pos - base, top) for pos in offsets], dtype=self.ends.dtype)
         return self.ends.searchsorted(rel, "right").tolist()
-
-    def __getitem__(self, i: int) -> int:
-        return self.base + self._sorted[i]
 
     def tolist(self) -> list[int]:
         return (self.ends.astype("int64") + self.base).tolist()
