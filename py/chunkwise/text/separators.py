@@ -149,16 +149,15 @@ def is_soft_wrap(text: str, i: int, capitals: bool = True) -> bool:
     end = i - 1 if text[i - 1] == "\r" else i  # (a CRLF line's break is its "\r\n")
     if end == 0:
         return False
-    # (ASCII asks str itself, as the pinned classes do: most line ends and starts are ASCII)
     last = text[end - 1]
-    if last == "," or (last.isalnum() if last < "\x80" else is_alnum(last)):
+    if last == "," or is_alnum(last):
         broken_word = False
     elif last in _HYPHENS and end > 1 and is_letter(text[end - 2]):
         broken_word = True
     else:
         return False
     first = text[i + 1]
-    if first.islower() if first < "\x80" else is_lower(first):
+    if is_lower(first):
         # a short line that ends in a word or figure is a row of a table or list
         # ("research and development $3,027" "sales and marketing ..."): no wrap
         return broken_word or _line_length(text, end) >= _WRAP_WIDTH
