@@ -9,7 +9,7 @@ import pytest
 import chunkwise
 from chunkwise.packing.strategies import CODE_LADDER, LADDER
 from chunkwise.text.separators import Separators
-from chunkwise.types import HEADING, LINE, PARAGRAPH, ROW, SENTENCE
+from chunkwise.types import LINE, PARAGRAPH, SENTENCE
 
 
 def log(lines: int) -> str:
