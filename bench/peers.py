@@ -199,6 +199,17 @@ def once() -> dict[str, str]:
     return {**{name: corpus.read(file) for name, file in sources.items()}, "log file": corpus.log_file(1500)}
 
 
+def short_documents(count: int = 800) -> dict[str, str]:
+    """The paragraphs of those sources as documents of their own, as a corpus job's rows
+    are (40 to 1,500 characters; a fixed sample): here the cost a document pays
+    whatever its length counts, beside its one tokenizer pass."""
+    import random
+
+    paragraphs = [p for text in once().values() for p in text.split("\n\n") if 40 < len(p) < 1500]
+    random.Random(0).shuffle(paragraphs)
+    return {f"row {i}": p for i, p in enumerate(paragraphs[:count])}
+
+
 def render(texts: dict[str, str], data: dict, title: str, table) -> str:
     rows = [["chunker", "size/overlap", "ms", "× one pass (best)", "× (median of turns)", "chunks", "over budget",
              "not a slice", "mid-word", "mid-sentence"]]
@@ -220,7 +231,8 @@ def section(runs: int, quick: bool, table) -> tuple[str, dict]:
     chosen = contenders(enc)
     out, data = [], {}
     for key, title, texts, n in (("bench", "the bench's documents", corpus.documents(), 2 if quick else runs),
-                                 ("once", "each source once", once(), 3 if quick else 2 * runs)):
+                                 ("once", "each source once", once(), 3 if quick else 2 * runs),
+                                 ("short", "short documents (corpus rows)", short_documents(), 2 if quick else runs)):
         data[key] = measure(texts, chosen, enc, n)
         out.append(render(texts, data[key], title, table))
     versions = ", ".join(f"{k} {v}" for k, v in VERSIONS.items())
