@@ -87,14 +87,22 @@ def test_backends_agree_on_random_unicode(encoding, text):
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_numpy_offsets_equal_the_python_sum(encoding):
     """With numpy, tiktoken's offsets come from an array sum; they must equal the
-    plain running sum of each token's characters (the pure backend's way)."""
+    plain running sum of each token's characters (the pure backend's way). A text
+    shorter than NUMPY_FROM takes that plain sum itself (numpy's calls cost more)."""
     from itertools import accumulate
+
+    from chunkwise.tokenizer.tiktoken.encoder import NUMPY_FROM
+    from chunkwise.tokenizer.token_ends import ShortEnds
 
     tok = get_tokenizer(encoding, "tiktoken")
     assert tok._encode_array is not None, "numpy is in requirements-dev.txt: the fast path must be tested"
-    for text in _corpus():
+    texts = _corpus()
+    # each text, and each as the start of one long enough for numpy's path
+    for text in texts + [text + "".join(texts)[: NUMPY_FROM] for text in texts[:120]]:
         expected = list(accumulate(map(tok.token_chars.__getitem__, tok.encode(text)), initial=7))[1:]
-        assert tok.char_ends(text, 7).tolist() == expected, repr(text)
+        ends = tok.char_ends(text, 7)
+        assert isinstance(ends, ShortEnds) == (len(text) >= NUMPY_FROM), len(text)
+        assert ends.tolist() == expected, repr(text)
 
 
 def _split_rule_holds(text: str, encoding: str, backend: str) -> None:
