@@ -81,13 +81,16 @@ def test_both_backends_give_the_same_chunks(encoding, monkeypatch):
 def test_token_index_counts_any_slice_exactly(encoding, hf_backend):
     tokenizer = get_tokenizer(encoding)
     rng = random.Random(9)
-    for text in _texts()[:3]:
+    # (and a word too long to hold a separable offset: a slice from the start then has none)
+    for text in _texts()[:3] + ["a" * 3000 + " and then words."]:
         index = TokenIndex(text, tokenizer)
         assert index.total() == tokenizer.count(text)
         for _ in range(60):
             a = rng.randrange(len(text))
             b = rng.randrange(a, min(len(text), a + 1500) + 1)
             assert index.count(a, b) == tokenizer.count(text[a:b]), (a, b)
+        for b in (1, 40, 1000, len(text)):  # from the text's start (the first chunk's: a BOS counts)
+            assert index.count(0, b) == tokenizer.count(text[:b]), b
 
 
 def test_the_page_session_loads_tokenizers_and_reports_the_model():

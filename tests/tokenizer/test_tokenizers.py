@@ -163,6 +163,8 @@ def test_slice_counts_are_exact(encoding):
             a = rng.randint(0, len(text))
             b = rng.randint(a, len(text))
             assert index.count(a, b) == len(tok.encode(text[a:b])), (text, a, b)
+        for b in {1, len(text) // 2, len(text)}:  # from the text's start (the first chunk's)
+            assert index.count(0, b) == len(tok.encode(text[:b])), (text, b)
 
 
 # -- the token index: exact lookups, and its memory (issue 9: 16 MB at most 300 MB) ----------

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..unicode.whitespace import CLASS as _SPACE
 
-if TYPE_CHECKING:  # (base.py builds the index: it imports this module when asked)
+if TYPE_CHECKING:  # (base.py builds the index: it imports this module)
     from .base import Tokenizer
 
 # Inside a run of whitespace, of letters and digits (\w), or of other characters,
@@ -189,6 +189,10 @@ class TokenIndex:
             # pre-token (a CJK clause) whose merge cost grows with its square.
             if b - a <= 12 or piece.isascii():
                 return len(self._encode(piece))
+        if a == 0:  # the first block was encoded from the start, as this slice is (a BOS at 0 included)
+            q2, tail = self._tail(0, b)
+            if q2 > 0:
+                return self.tokens_before(q2) + tail
         q1, head = self._head(a, b)
         if q1 is None:
             return len(self._encode(self.text[a:b]))
