@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .index import TokenIndex
+
 # No offset is separable: the index then tokenizes the document as one block.
 NOWHERE = re.compile(r"(?!)")
 
@@ -56,6 +58,4 @@ class Tokenizer:
 
     def index(self, text: str):
         """The exact counts of any slice of text (index.py's TokenIndex)."""
-        from .index import TokenIndex
-
         return TokenIndex(text, self)

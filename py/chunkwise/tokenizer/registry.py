@@ -13,6 +13,7 @@ from .chars import CharTokenizer
 BPE_ENCODINGS = ("cl100k_base", "o200k_base")
 
 
+@functools.cache  # (asked at every run: its two imports cost more than the rest of a short text's settings)
 def _tiktoken_available() -> bool:
     try:
         import tiktoken  # noqa: F401
@@ -53,9 +54,11 @@ def encoding_names() -> list[str]:
 
 def check_encoding(encoding: str) -> None:
     """Raise ValueError naming the choices when encoding is not known."""
+    if encoding in BPE_ENCODINGS or encoding == "chars":
+        return
     from .hf import files
 
-    if encoding in BPE_ENCODINGS or encoding == "chars" or files.known(encoding):
+    if files.known(encoding):
         return
     raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(encoding_names())}")
 
