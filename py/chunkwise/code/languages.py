@@ -12,7 +12,8 @@ from ..unicode import classes
 # Words that open a control statement, never a definition (brace languages).
 _CONTROL = r"(?:if|else|elif|for|foreach|while|do|switch|case|default|try|catch|finally|return|throw|new|delete|await|yield|using|lock|synchronized|with|unless|until|loop|match|select|defer|go|goto|break|continue|when|guard|repeat|in|of|assert|static_assert|sizeof|typeof|print|echo|else[ \t]+if)\b"
 # A C-family signature without a keyword: words (types, modifiers) then a name and "(".
-_SIGNATURE = rf"(?!{_CONTROL})(?:[\w$~*&<>\[\],.:?@]+[ \t]+)*[\w$~*&.:<>]*\w[ \t]*\("
+# (First a "(" on the line: where there is none, the words are not tried in every split.)
+_SIGNATURE = rf"(?=[^\n(]*+\()(?!{_CONTROL})(?:[\w$~*&<>\[\],.:?@]+[ \t]+)*[\w$~*&.:<>]*\w[ \t]*\("
 
 
 @dataclass(frozen=True)

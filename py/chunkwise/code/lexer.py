@@ -129,8 +129,9 @@ def _line_heads(lang: Language) -> tuple[re.Pattern, re.Pattern | None]:
     read it at every line start): its indentation (group "i"), then a line break or the
     end ("b": a blank line), a comment's opener ("c"); in brace languages a closing
     bracket ("x") or, failing those, a definition ("d"). m.lastgroup names which.
-    Second, for brace languages and Python, the same as a search for the line starts
-    whose head is a definition (None for the others)."""
+    Second, for brace languages and Python, the same as a search for the line breaks
+    before a line whose head is a definition (None for the others): a search for "\n"
+    skips ahead fast, where "^" was tried at every character."""
     markers = "|".join(re.escape(m) for m in [*lang.line_comments, *(open_ for open_, _, _ in lang.block_comments)])
     alternatives = [r"(?P<b>[\r\n]|\Z)"] + ([f"(?P<c>{markers})"] if markers else [])
     decl_lines = None
@@ -141,7 +142,7 @@ def _line_heads(lang: Language) -> tuple[re.Pattern, re.Pattern | None]:
     if lang.structure in ("braces", "python"):
         # (the definition in a lookahead: the match never runs past its line's indentation)
         not_before = r"[\r\n]|\Z|[)\]}]" + (f"|{markers}" if markers else "")
-        decl_lines = re.compile(rf"^[ \t\f\v]*+(?!{not_before})(?={lang.decl or '(?!)'})", re.M)
+        decl_lines = re.compile(rf"\n[ \t\f\v]*+(?!{not_before})(?={lang.decl or '(?!)'})", re.M)
     head = re.compile(r"(?P<i>[ \t\f\v]*+)(?:" + "|".join(alternatives) + ")?")
     return head, decl_lines
 
@@ -175,7 +176,8 @@ class Lexer:
         # nothing for the definitions, nor has a Python line that starts none and is
         # indented deeper than the innermost: only the others are read (most lines are neither).
         dedents = structure == "python"
-        decl_lines = {d.start() for d in self.decl_lines.finditer(text)} if self.decl_lines is not None else None
+        # (the first line is read by _line_start(0) above; these are the starts of the others)
+        decl_lines = {d.start() + 1 for d in self.decl_lines.finditer(text)} if self.decl_lines is not None else None
         nls, states, depths, stack = self.nls, self.states, self.depths, self.stack
         # At a line's first event, the rest of the line may be plain (_plain_line): free where
         # no signature is pending and no definition is open deeper than the brackets (a "}"
