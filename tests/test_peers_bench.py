@@ -49,3 +49,13 @@ def test_a_measured_run_of_chunkwise_gives_its_chunks():
     for r in data["rows"]:
         assert r["over_budget"] == r["not_slice"] == r["mid_word"] == r["mid_sentence"] == 0
         assert r["ratio"] > 0 and r["ratio_turns"] > 0 and r["chunk_s"] > 0
+
+
+def test_rows_are_timed_as_one_batch_and_each_judged():
+    enc = peers.cl100k()
+    rows = {"a": TEXT, "b": TEXT * 40, "c": "Short."}
+    data = peers.measure(rows, [peers.chunkwise_contender(0)], enc, runs=2, rows=True)
+    expected = sum(len(chunkwise.chunk_document(t, max_tokens=peers.SIZE, overlap=0).chunks) for t in rows.values())
+    (row,) = data["rows"]
+    assert row["chunks"] == expected and row["over_budget"] == row["mid_sentence"] == 0
+    assert row["ratio"] > 0 and data["encode_s"] > 0
