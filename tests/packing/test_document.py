@@ -113,3 +113,17 @@ def test_step_by_step_on_a_shared_document_equals_one_go():
         while not job.done:
             made += job.step(max_chunks=3)
         assert made == doc.chunk(**settings).chunks
+
+
+def test_the_first_chunk_of_prose_starts_where_the_separators_would_start_it():
+    """Document.first reads prose's first non-whitespace character without building the
+    separators; it must be their chunk_start(0), fenced code (of a known language) first
+    in the text included: no block's body can hold it, its opening fence comes first."""
+    rng = random.Random(5)
+    parts = ["\n", "  ", "\t", "\r\n", "```python\n", "~~~\n", "    ```js\n", "x = 1\n", "```\n", "# Title\n",
+             "Text.", "| a | b |\n|---|---|\n", "\u3000", "\f"]
+    for _ in range(400):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
+        for language in (None, "csv"):
+            doc = Document(text, language)
+            assert doc.first == (doc.separators.chunk_start(0) if doc.stop else 0), (text, language)

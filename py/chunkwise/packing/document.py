@@ -16,7 +16,7 @@ from ..text.fenced import separators_for
 from ..code.languages import CODE_LANGUAGES, TABLE_DELIMITERS, detect, resolve
 from ..text.markdown import Outline, TableOutline
 from ..types import DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, Result
-from ..text.separators import Separators, trim_end
+from ..text.separators import Separators, skip_space, trim_end
 from ..io.decode import replace_surrogates
 from ..tokenizer.registry import get_tokenizer
 from ..types import LINE, PARAGRAPH, SENTENCE
@@ -105,8 +105,11 @@ class Document:
     @cached_property
     def first(self) -> int:
         """Where the first chunk starts: the first non-whitespace character (code:
-        the start of its line)."""
-        return self.chunk_start(0) if self.stop else 0
+        the start of its line). In prose that is chunk_start(0) without the separators
+        it would build: no fenced block's body can hold it (its opening fence is before)."""
+        if not self.stop:
+            return 0
+        return self.chunk_start(0) if self.is_code else skip_space(self.text, 0)
 
     def starts_sentence(self, i: int) -> bool:
         """The one judge of "starts mid-sentence" (the stats, the page's flag, the tests and the
