@@ -13,6 +13,7 @@ then packed within each parent in turn, so they tile it.
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 from functools import cached_property
@@ -39,6 +40,13 @@ from .settings import check_parent_tokens, check_reference, overlap_range, settl
 from ..tokenizer.registry import get_tokenizer
 
 _NOT_YET = object()  # (a reference strategy's next chunk, not looked for yet)
+
+
+@functools.lru_cache(maxsize=64)
+def _fill_tokens(budget: int) -> tuple[dict[int, int], int]:
+    """Tokens a chunk must reach for a cut of each level to be taken (structure first), and
+    the least fill (topics; smart reads its Balance): the same for every job of a budget."""
+    return {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}, math.ceil(LEAST_FILL * budget)
 
 
 class ChunkJob:
@@ -81,9 +89,7 @@ class ChunkJob:
             self._pending = _NOT_YET
         else:
             self.policy = POLICIES[self.strategy.kind](self.strategy)
-        # Tokens a chunk must reach for a cut of each level to be taken (structure first).
-        self._fill = {level: math.ceil(share * budget) for level, share in MIN_FILL.items()}
-        self._least_fill = math.ceil(LEAST_FILL * budget)  # (topics; smart reads its Balance)
+        self._fill, self._least_fill = _fill_tokens(budget)
         self.index = doc.index(encoding)
         self.chunks: list[Chunk] = []
         self.stop = doc.stop  # where the text to chunk ends: the document's, or the parent's
