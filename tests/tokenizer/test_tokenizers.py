@@ -177,6 +177,7 @@ def _index_texts() -> list[str]:
         "".join(chr(rng.choice([rng.randint(32, 0x2FF), rng.randint(0x1F000, 0x1FAFF), 10, 32, 0x4E00])) for _ in range(150_000)),
         "",
         "x",
+        "ab" + "abcd " * 13200,  # a first block of exactly 65,536 characters (its end is before a space)
     ]
 
 
@@ -265,3 +266,15 @@ def test_pure_token_ends_hold_offsets_of_any_size(base):
     text = "Offsets past 2**31 and 2**32 — ünïcode 😀 too.\n"
     expected = list(accumulate(map(tok.token_chars.__getitem__, tok.encode(text)), initial=base))[1:]
     assert tok.char_ends(text, base).tolist() == expected
+
+
+def test_a_block_of_exactly_65536_characters_keeps_two_byte_ends():
+    """The index's blocks are at most 65,536 characters; one of exactly that many (its end
+    separable) was kept packed, as a giant pre-token's block is, and looked up slower."""
+    from chunkwise.tokenizer.token_ends import SHORT, ShortEnds
+
+    text = "ab" + "abcd " * 13200
+    index = TokenIndex(text, get_tokenizer("cl100k_base", "tiktoken"))
+    index.total()
+    assert index._block_starts[1] == SHORT and isinstance(index._block_ends[0], ShortEnds)
+    assert index.offset_after(len(index._block_ends[0])) == SHORT and index.tokens_before(SHORT) == len(index._block_ends[0])

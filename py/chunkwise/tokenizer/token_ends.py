@@ -2,10 +2,10 @@
 as a character offset, in two bytes a token, or about one in a long block.
 
 A token's end is the previous token's end plus the characters it starts (its
-UTF-8 lead bytes: at most 128 in cl100k_base and o200k_base). A block of fewer
-than 65,536 characters (the token index's blocks, but for long pre-tokens) keeps
-each end as a uint16 from the block's start: looked up as fast as int32 ends, in
-half the memory. A longer block (a giant pre-token: a 16 MB flag run is one, of
+UTF-8 lead bytes: at most 128 in cl100k_base and o200k_base). A block of at most
+65,536 characters (the token index's blocks, but for long pre-tokens) keeps each
+end as a uint16, counted from the character after the block's start (an end is at
+least 1): looked up as fast as int32 ends, in half the memory. A longer block (a giant pre-token: a 16 MB flag run is one, of
 48 million tokens) keeps each token's character count, a byte, and every GROUP
 tokens the absolute end before the group (an int32, or int64 past 2**31
 characters): 1.13 bytes a token (54 MB, where int32 ends took 183). A count up
@@ -17,7 +17,7 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
-SHORT = 1 << 16  # blocks of fewer characters keep uint16 ends
+SHORT = 1 << 16  # blocks of at most this many characters keep uint16 ends
 GROUP = 32  # tokens a group of a long block: unpacking one costs a few microseconds
 _KEPT = 8  # groups kept unpacked
 _FEW = 32  # offsets count_each looks up one bisect each (a numpy array per call costs more)
@@ -27,8 +27,11 @@ _TOP = {4: (1 << 31) - 1, 8: (1 << 63) - 1}  # the largest offset of an int32, a
 def block_ends(chars, base: int, length: int):
     """The ends of a block of `length` characters starting at base, whose tokens
     start chars[i] characters each (a numpy array of small unsigned ints)."""
-    if length < SHORT:
-        return ShortEnds(chars.cumsum(dtype="uint16"), base)
+    if length <= SHORT:
+        # Each end less one, counted from base + 1: the last end of a block of exactly SHORT
+        # characters (the token index's, where its end is separable) is one past uint16.
+        # (Every end is at least 1: the block's first token holds its first character.)
+        return ShortEnds(chars.cumsum(dtype="uint16") - 1, base + 1)
     return PackedEnds(chars, base)
 
 
