@@ -141,7 +141,7 @@ LANGUAGES: dict[str, Language] = {
 
 # Markdown is prose with code inside, CSV and TSV are tables: the others are "code" (the code ladder).
 TABLE_DELIMITERS = {"csv": ",", "tsv": "\t"}
-CODE_LANGUAGES = tuple(name for name in LANGUAGES if name != "markdown" and name not in TABLE_DELIMITERS)
+CODE_LANGUAGES = frozenset(name for name in LANGUAGES if name != "markdown" and name not in TABLE_DELIMITERS)
 _BY_EXTENSION = {ext: lang.name for lang in LANGUAGES.values() for ext in lang.extensions}
 _BY_FILENAME = {fn.lower(): lang.name for lang in LANGUAGES.values() for fn in lang.filenames}
 _ALIASES = {

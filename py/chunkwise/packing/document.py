@@ -51,7 +51,7 @@ class Document:
 
     @property
     def is_code(self) -> bool:
-        return self.language is not None and self.language in CODE_LANGUAGES
+        return self.language in CODE_LANGUAGES
 
     @cached_property
     def structure(self):
