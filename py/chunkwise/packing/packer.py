@@ -13,10 +13,9 @@ then packed within each parent in turn, so they tile it.
 """
 from __future__ import annotations
 
-import functools
 import math
 import time
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Iterator
 
 from ..text import graphemes
@@ -42,7 +41,7 @@ from ..tokenizer.registry import get_tokenizer
 _NOT_YET = object()  # (a reference strategy's next chunk, not looked for yet)
 
 
-@functools.lru_cache(maxsize=64)
+@lru_cache(maxsize=64)
 def _fill_tokens(budget: int) -> tuple[dict[int, int], int]:
     """Tokens a chunk must reach for a cut of each level to be taken (structure first), and
     the least fill (topics; smart reads its Balance): the same for every job of a budget."""

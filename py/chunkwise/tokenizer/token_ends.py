@@ -5,11 +5,12 @@ A token's end is the previous token's end plus the characters it starts (its
 UTF-8 lead bytes: at most 128 in cl100k_base and o200k_base). A block of at most
 65,536 characters (the token index's blocks, but for long pre-tokens) keeps each
 end as a uint16, counted from the character after the block's start (an end is at
-least 1): looked up as fast as int32 ends, in half the memory. A longer block (a giant pre-token: a 16 MB flag run is one, of
-48 million tokens) keeps each token's character count, a byte, and every GROUP
-tokens the absolute end before the group (an int32, or int64 past 2**31
-characters): 1.13 bytes a token (54 MB, where int32 ends took 183). A count up
-to an offset unpacks one group (the last few are kept); an end sums a part of one.
+least 1): looked up as fast as int32 ends, in half the memory. A longer block (a
+giant pre-token: a 16 MB flag run is one, of 48 million tokens) keeps each token's
+character count, a byte, and every GROUP tokens the absolute end before the group
+(an int32, or int64 past 2**31 characters): 1.13 bytes a token (54 MB, where int32
+ends took 183). A count up to an offset unpacks one group (the last few are kept);
+an end sums a part of one.
 """
 from __future__ import annotations
 
