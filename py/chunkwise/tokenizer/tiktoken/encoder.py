@@ -5,7 +5,7 @@ where tiktoken's pre-tokenizer lets a document be split (the token index's rule)
 """
 from __future__ import annotations
 
-import base64
+import binascii
 import re
 from array import array
 from itertools import accumulate, chain
@@ -120,7 +120,11 @@ def _concat_ids(parts):
 
 
 def parse_ranks(raw: bytes) -> dict[bytes, int]:
-    return {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in raw.splitlines() if line)}
+    """A rank file's lines, "<token in base64> <rank>", as {token: rank}."""
+    # (binascii's decoder over the fields: base64.b64decode's Python wrapper around it
+    # took two thirds of the parse, which every CLI run and corpus worker starts with)
+    fields = raw.split()
+    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
 
 
 def bpe_tokenizer(encoding: str, backend: str) -> BPETokenizer:
