@@ -5,13 +5,16 @@
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { spawn, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { pageWords } from "../../app/words.js";
 import { OWN_TEXT_KEY } from "../../app/sample.js";
+import { SNAPSHOT_CACHE } from "../../app/snapshot.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const ARTIFACTS = path.join(ROOT, "test-artifacts");
@@ -43,40 +46,50 @@ export async function startServer(extraArgs = []) {
   return { url, origin: new URL(url).origin, stop: () => proc.kill(), stderr: () => stderr };
 }
 
+// The page's server for a test file: the one suite.mjs serves every file of the run from
+// (one origin, so one returning visitor's profile serves them all), or else a new one.
+export async function pageServer() {
+  const url = process.env.CHUNKWISE_PAGE_SERVER;
+  if (!url) return startServer();
+  const shared = () => { throw new Error("the shared server's log is not this file's: use startServer([\"--verbose\"])"); };
+  return { url, origin: new URL(url).origin, stop: () => {}, stderr: shared };
+}
+
 export function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 // A browser context with a profile (and so a disk cache) in `dir`, as a person's browser has.
-export function launchProfile(dir) {
-  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+export function launchProfile(dir, options = {}) {
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, ...options });
 }
 
-// One server, one browser and the booted app for a describe block: registers
-// its before/after hooks and fills in the returned object (server, browser,
-// context, page, log) when the tests start.
+// One server and the booted app for a describe block: registers its before/after
+// hooks and fills in the returned object (server, context, page, log) when the tests start.
 export function useApp(options) {
   const app = {};
   before(async () => {
-    app.server = await startServer();
-    app.browser = await launchBrowser();
-    Object.assign(app, await openApp(app.browser, app.server, options));
+    app.server = await pageServer();
+    Object.assign(app, await openApp(app.server, options));
   });
   after(async () => {
-    await app.browser?.close();
+    await app.context?.close();
     app.server?.stop();
   });
   return app;
 }
 
-// A fresh context and page on the app, booted. `log` collects what the page did.
-// sample: a first visit, with the sample document (app/sample.js); otherwise a browser
-// that has chunked its own text before, whose page starts empty.
-export async function openApp(browser, server, { colorScheme = "light", viewport = { width: 1400, height: 1000 }, sample = false } = {}) {
-  const context = await browser.newContext({ acceptDownloads: true, colorScheme, viewport });
-  if (!sample) await skipSample(context);
+// A new browser on the app, booted; closing its context closes the browser. `log`
+// collects what the page did. sample: a first visit (a new profile), which shows the
+// sample document (app/sample.js). Otherwise someone who has chunked a text of their own
+// here before: the page starts empty, and the browser keeps what their first visit left
+// (the service worker's copy of the build, the engine's saved state), so it resumes the
+// engine instead of starting Python.
+export async function openApp(server, { colorScheme = "light", viewport = { width: 1400, height: 1000 }, sample = false } = {}) {
+  const options = { acceptDownloads: true, colorScheme, viewport };
+  const context = sample ? await newVisitor(options) : await returningVisitor(server, options);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
-  const page = await context.newPage();
+  const page = context.pages()[0] ?? await context.newPage(); // (a profile's browser opens with one tab)
   const log = { requests: [], consoleErrors: [], pageErrors: [], dialogs: [] };
   page.on("request", (r) => log.requests.push(r.url()));
   page.on("console", (m) => { if (m.type() === "error") log.consoleErrors.push(m.text()); });
@@ -93,8 +106,70 @@ export async function openApp(browser, server, { colorScheme = "light", viewport
   return { context, page, log };
 }
 
-// A context whose pages start empty, as for someone who has chunked a text before.
-export const skipSample = (context) => context.addInitScript((key) => localStorage.setItem(key, "1"), OWN_TEXT_KEY);
+async function newVisitor(options) {
+  const browser = await launchBrowser();
+  const context = await browser.newContext(options);
+  context.on("close", () => browser.close());
+  return context;
+}
+
+// Profiles of returning visitors, one per origin and build: suite.mjs's folder for the
+// whole run, or this process's.
+const VISITORS = process.env.CHUNKWISE_VISITOR_PROFILES || mkdtempSync(path.join(tmpdir(), "chunkwise-visitors-"));
+if (!process.env.CHUNKWISE_VISITOR_PROFILES) process.on("exit", () => rmSync(VISITORS, { recursive: true, force: true }));
+let copies = 0;
+
+async function returningVisitor(server, options) {
+  const profile = await visitorProfile(server);
+  const copy = `${profile}-${process.pid}-${copies++}`;
+  cpSync(profile, copy, { recursive: true });
+  const context = await launchProfile(copy, options);
+  context.on("close", () => {
+    try { rmSync(copy, { recursive: true, force: true, maxRetries: 5 }); } catch { /* a temporary folder; the run's folder goes at its end */ }
+  });
+  return context;
+}
+
+// The profile a first visit left, made once (by whichever test file asks first) and
+// copied for each returning visitor.
+async function visitorProfile(server) {
+  const build = readFileSync(path.join(ROOT, "static/vendor/manifest.json"));
+  const dir = path.join(VISITORS, createHash("sha256").update(server.origin).update(build).digest("hex").slice(0, 16));
+  const done = path.join(dir, "first-visit-done");
+  const deadline = Date.now() + BOOT_TIMEOUT;
+  while (!existsSync(done)) {
+    try {
+      mkdirSync(`${dir}.lock`);
+    } catch {
+      if (Date.now() > deadline) throw new Error(`no returning visitor's profile in ${dir}: the first visit never finished`);
+      await sleep(200);
+      continue;
+    }
+    await firstVisit(server, `${dir}.making`);
+    renameSync(`${dir}.making`, dir);
+    writeFileSync(done, "");
+  }
+  return dir;
+}
+
+// A first visit that chunks the user's own text: its engine is saved and the service
+// worker has stored the build before the browser closes.
+async function firstVisit(server, dir) {
+  const context = await launchProfile(dir);
+  try {
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await waitReady(page);
+    const kept = () => page.evaluate(async (cache) => (await (await caches.open(cache)).keys()).length > 0
+      && (await navigator.serviceWorker.ready).active?.state === "activated", SNAPSHOT_CACHE);
+    for (const deadline = Date.now() + BOOT_TIMEOUT; !(await kept()); await sleep(100)) {
+      if (Date.now() > deadline) throw new Error("the first visit saved no engine, or its service worker never started");
+    }
+    await page.evaluate((key) => { localStorage.clear(); localStorage.setItem(key, "1"); }, OWN_TEXT_KEY);
+  } finally {
+    await context.close();
+  }
+}
 
 export async function waitReady(page) {
   await page.waitForSelector('[data-testid=engine-status][data-state="ready"], [data-testid=engine-status][data-state="error"]', { timeout: BOOT_TIMEOUT });

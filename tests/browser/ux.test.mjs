@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
-  ROOT, engineReference, launchBrowser, openApp, paste, readStats, screenshot, setSettings, startServer, useApp, waitDone,
+  ROOT, engineReference, launchBrowser, paste, readStats, screenshot, setSettings, startServer, useApp, waitDone,
 } from "./helpers.mjs";
 import { axeViolations } from "./axe.mjs";
 import { markdownDoc, paragraph, rng } from "./corpus.mjs";

@@ -4,9 +4,9 @@
 // a reload showed an empty box, Back left the settings as they were, and the
 // presets changed the size (or kept one too large) without a word.
 
-import { before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertMatchesEngine, engineReference, openApp, paste, readDocumentView, readStats, setSettings, useApp, waitDone, waitReady } from "./helpers.mjs";
+import { assertMatchesEngine, engineReference, openApp, pageServer, paste, readDocumentView, readStats, setSettings, useApp, waitDone, waitReady } from "./helpers.mjs";
 import { SAMPLE_NOTICE, SAMPLE_TEXT } from "../../app/sample.js";
 import { markdownDoc, paragraph, rng } from "./corpus.mjs";
 
@@ -16,7 +16,9 @@ const sizeNote = (page) => page.locator("[data-testid=size-note]");
 describe("a reload, Back and Forward, and the presets", () => {
   const app = useApp();
   let page;
+  let newTab = null; // the new visitor's tab of defect 11
   before(async () => { page = app.page; });
+  after(() => newTab?.context.close());
 
   test("defect 8: a reload keeps the pasted text, and says so", async () => {
     await paste(page, doc);
@@ -78,7 +80,8 @@ describe("a reload, Back and Forward, and the presets", () => {
 
   test("defect 11: a preset says what it did to the chunk size", async () => {
     // A new visitor's tab: no size chosen yet
-    ({ page } = await openApp(app.browser, app.server));
+    newTab = await openApp(app.server);
+    ({ page } = newTab);
     await paste(page, doc);
     await page.selectOption("[data-testid=encoding]", "model:text-embedding-3-small");
     await waitDone(page);
@@ -117,9 +120,20 @@ describe("a reload, Back and Forward, and the presets", () => {
 // the user's first paste (or file) replaces it, and only the user's text is kept across
 // a reload. Before, a first visit showed an empty page.
 describe("a first visit: the sample document", () => {
-  const app = useApp();
-  let page;
-  before(async () => { ({ page } = await openApp(app.browser, app.server, { sample: true })); });
+  let server, page;
+  const visits = [];
+  const firstVisit = async () => {
+    visits.push(await openApp(server, { sample: true }));
+    return visits.at(-1).page;
+  };
+  before(async () => {
+    server = await pageServer();
+    page = await firstVisit();
+  });
+  after(async () => {
+    for (const { context } of visits) await context.close();
+    server.stop();
+  });
 
   test("the sample is chunked as the engine chunks it, and says it is a sample", async () => {
     await waitDone(page);
@@ -167,7 +181,7 @@ describe("a first visit: the sample document", () => {
   // so a run after it (offline-presets.test) kept the sample as "the settings before".
   // The clock stops while a run's chunks are drawn: its end cannot come before the edit.
   test("an edit while the chunks before are drawn: the page waits for the edit, never done for the text before", async () => {
-    const { page: fresh } = await openApp(app.browser, app.server, { sample: true });
+    const fresh = await firstVisit();
     await waitDone(fresh);
     await fresh.clock.install();
     await fresh.clock.pauseAt(Date.now() + 60_000);
@@ -186,7 +200,7 @@ describe("a first visit: the sample document", () => {
   });
 
   test("an opened file replaces the sample too", async () => {
-    const { page: fresh } = await openApp(app.browser, app.server, { sample: true });
+    const fresh = await firstVisit();
     await waitDone(fresh);
     await fresh.setInputFiles("[data-testid=file-input]", { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(doc) });
     await fresh.waitForFunction(() => /notes\.md/.test(document.querySelector("[data-testid=source-info]").textContent));
