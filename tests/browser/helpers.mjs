@@ -115,7 +115,7 @@ async function newVisitor(options) {
 
 // Profiles of returning visitors, one per origin and build: suite.mjs's folder for the
 // whole run, or this process's.
-const VISITORS = process.env.CHUNKWISE_VISITOR_PROFILES || mkdtempSync(path.join(tmpdir(), "chunkwise-visitors-"));
+export const VISITORS = process.env.CHUNKWISE_VISITOR_PROFILES || mkdtempSync(path.join(tmpdir(), "chunkwise-visitors-"));
 if (!process.env.CHUNKWISE_VISITOR_PROFILES) process.on("exit", () => rmSync(VISITORS, { recursive: true, force: true }));
 let copies = 0;
 
