@@ -50,7 +50,7 @@ def test_a_document_keeps_one_token_index_per_encoding():
 def test_a_document_is_prepared_lazily():
     doc = Document("# Title\n\nBody text.")
     assert doc._indexes == {} and "outline" not in doc.__dict__
-    doc.chunk(max_tokens=64, encoding="chars")
+    doc.chunk(max_tokens=8, encoding="chars")  # (more than one chunk: a text that fits needs no index)
     assert list(doc._indexes) == [("chars", "chars")]
 
 

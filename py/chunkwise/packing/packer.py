@@ -40,6 +40,13 @@ from ..tokenizer.registry import get_tokenizer
 
 _NOT_YET = object()  # (a reference strategy's next chunk, not looked for yet)
 
+# A text this short (at most 4 characters a token of the budget, and at most this many
+# characters) is first counted whole, before any token index: when it fits, it is the
+# one chunk. Most text has more characters a token, so the count is rarely wasted; a
+# longer text's ids are better kept by the index (arrays, in blocks).
+_WHOLE_TEXT_CHARS_PER_TOKEN = 4
+_WHOLE_TEXT_MAX_CHARS = 1 << 14
+
 
 @lru_cache(maxsize=64)
 def _fill_tokens(budget: int) -> tuple[dict[int, int], int]:
@@ -89,7 +96,7 @@ class ChunkJob:
         else:
             self.policy = POLICIES[self.strategy.kind](self.strategy)
         self._fill, self._least_fill = _fill_tokens(budget)
-        self.index = doc.index(encoding)
+        self._source_tokens = None  # the text's count, when _whole_text knew it without the index
         self.chunks: list[Chunk] = []
         self.stop = doc.stop  # where the text to chunk ends: the document's, or the parent's
         self.pos = doc.first
@@ -114,6 +121,12 @@ class ChunkJob:
         parent = self.parents[i]
         self._parent, self.pos, self.stop = i, parent.start, parent.end
         self.prev_end, self.overlap_tokens = parent.start, 0
+
+    @cached_property
+    def index(self):
+        """The document's token index for this encoding, built on first use (_whole_text
+        may make one chunk of the whole text without it)."""
+        return self.document.index(self.settings.encoding)
 
     # The outline and the cuts are looked for only once there is a chunk to make:
     # text of whitespace alone makes none (its token count is all it gets).
@@ -191,7 +204,7 @@ class ChunkJob:
         starts_sentence = self.document.starts_sentence
         mid_sentence = [c.index for c in self.chunks[1:] if c.start not in known and not starts_sentence(c.start)]
         return Result(
-            self.chunks, self.index.total(), self.settings, self.warnings, self.document.language, self.parents,
+            self.chunks, self.index.total() if self._source_tokens is None else self._source_tokens, self.settings, self.warnings, self.document.language, self.parents,
             mid_sentence,
         )
 
@@ -202,7 +215,7 @@ class ChunkJob:
         if self.pos >= self.stop:  # this parent is tiled: the next one
             self._tile(self._parent + 1)
         a = self.pos
-        ending, prefix, embed_tokens = self._fit(a, max(a, self.prev_end))
+        ending, prefix, embed_tokens = self._whole_text(a) or self._fit(a, max(a, self.prev_end))
         if ending is None:  # the overlap left no room for new text: drop it
             a = self.document.chunk_start(self.prev_end)
             ending, prefix, embed_tokens = self._fit(a, max(a, self.prev_end))
@@ -288,6 +301,27 @@ class ChunkJob:
                 return ending, prefix, total
             room -= total - budget
         return None, prefix, None
+
+    def _whole_text(self, a: int) -> tuple[Ending, Prefix, int] | None:
+        """The whole text as the first and only chunk, known from a count of the text (and
+        of its slice without the whitespace at its ends) before the token index is built:
+        a short document, as a corpus job's rows mostly are, then costs about one tokenizer
+        pass. The same chunk _fit makes: with the text under the budget, its reach is the
+        end of the text, and the whole rest fits. None when that is not so, or not asked."""
+        budget, text, stop = self.settings.max_tokens, self.text, self.stop
+        if (self.chunks or self.context is not None or self._parent is not None or a >= stop
+                or not self.policy.whole_rest_fits_one_chunk
+                or len(text) > min(_WHOLE_TEXT_CHARS_PER_TOKEN * budget, _WHOLE_TEXT_MAX_CHARS)):
+            return None
+        tokenizer = get_tokenizer(self.settings.encoding)
+        total = tokenizer.count(text)
+        if total >= budget:  # (at the budget exactly, the reach can stop short of the end)
+            return None
+        count = total if a == 0 and stop == len(text) else tokenizer.count(text[a:stop])
+        if count > budget:
+            return None
+        self._source_tokens = total
+        return Ending(stop, END, stop, count), NO_PREFIX, count
 
     def _ending(self, a: int, floor: int, budget: int) -> Ending | None:
         """The end of the chunk starting at a (past floor) that fits the budget, or None."""
