@@ -21,6 +21,7 @@ _ATX = re.compile(r"\n {0,3}(#{1,6})(?:[ \t]+([^\n]*))?(?=\n|\Z)")
 _UNDERLINE = re.compile(r"\n {0,3}(=+|-+)[ \t\r]*(?=\n|\Z)")
 _FENCE_MARK = re.compile(r"\n {0,3}[`~]")
 _HEADING_MARK = re.compile(r"\n {0,3}[#=\-]")
+_ANY_MARK = re.compile(r"\n {0,3}[`~#=\-]")  # either of the two above
 
 
 @dataclass(slots=True)  # (no __dict__: a document can have a million headings; not frozen: made faster)
@@ -71,6 +72,8 @@ def _inside(pos: int, ranges: list[tuple[int, int]], starts: list[int]) -> bool:
 def scan_markdown(text: str) -> tuple[list[Heading], list[Fence]]:
     """Every heading outside fenced code, and every fenced code block, in document order."""
     padded = "\n" + text  # offsets in padded are one more than in text
+    if _ANY_MARK.search(padded) is None:  # (most paragraphs: one search, not the passes below)
+        return [], []
     # Two passes over the lines that could matter, then the exact pattern for each
     # line: the fences first (a heading inside one is none), then the headings, each
     # made as it is found (a document can have a million: no match is kept).
