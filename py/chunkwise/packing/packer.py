@@ -203,9 +203,9 @@ class ChunkJob:
         known = self._known_starts if self.document.is_code or self.strategy.kind != CODE else set()
         starts_sentence = self.document.starts_sentence
         mid_sentence = [c.index for c in self.chunks[1:] if c.start not in known and not starts_sentence(c.start)]
+        source_tokens = self.index.total() if self._source_tokens is None else self._source_tokens
         return Result(
-            self.chunks, self.index.total() if self._source_tokens is None else self._source_tokens, self.settings, self.warnings, self.document.language, self.parents,
-            mid_sentence,
+            self.chunks, source_tokens, self.settings, self.warnings, self.document.language, self.parents, mid_sentence,
         )
 
     # -- one chunk -----------------------------------------------------------
