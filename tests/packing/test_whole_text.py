@@ -37,17 +37,23 @@ def _texts() -> list[str]:
 
 
 def _runs(text: str, encoding: str, monkeypatch):
+    """(settings, the run as it is, the run by the full packing only, whether the run
+    made its chunk without a token index) at budgets around the text's count, and one
+    far over it (where most texts are short enough to be counted whole)."""
     tokenizer = get_tokenizer(encoding)
     total = tokenizer.count(text)
-    for max_tokens in sorted({max(4, total - 1), max(4, total), total + 1, max(4, total // 2)}):
+    budgets = {max(4, b) for b in (total - 1, total, total + 1, total // 2, max(total + 1, len(text.encode())))}
+    for max_tokens in sorted(budgets):
         for strategy in OWN_STRATEGIES:
-            for overlap in (0, None):
-                settings = dict(max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding)
-                short = chunkwise.chunk_document(text, **settings)
+            for overlap, parents in ((0, None), (None, None), (0, 2 * max_tokens)):
+                settings = dict(max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding,
+                                parent_tokens=parents)
+                doc = Document(text)
+                short = doc.chunk(**settings)
                 with monkeypatch.context() as m:
-                    m.setattr(packer, "_WHOLE_TEXT_MAX_CHARS", 0)  # (the full packing only)
+                    m.setattr(packer, "_WHOLE_TEXT_BYTES_PER_TOKEN", 0)  # (the full packing only)
                     full = chunkwise.chunk_document(text, **settings)
-                yield settings, short, full
+                yield settings, short, full, not doc._indexes
 
 
 def _assert_same(text, settings, short, full):
@@ -55,18 +61,23 @@ def _assert_same(text, settings, short, full):
     assert (short.source_tokens, short.warnings, short.mid_sentence) == (full.source_tokens, full.warnings, full.mid_sentence)
 
 
+def _check(texts, encoding, monkeypatch):
+    whole = 0
+    for text in texts:
+        for settings, short, full, without_index in _runs(text, encoding, monkeypatch):
+            _assert_same(text, settings, short, full)
+            whole += without_index
+    assert whole > 8 * len(texts)  # (the short way was taken, for most texts and strategies)
+
+
 @pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base", "chars"])
 def test_a_short_text_gives_what_the_full_packing_gives(encoding, backend, monkeypatch):
-    for text in _texts():
-        for settings, short, full in _runs(text, encoding, monkeypatch):
-            _assert_same(text, settings, short, full)
+    _check(_texts(), encoding, monkeypatch)
 
 
 @pytest.mark.parametrize("encoding", HF)
 def test_a_short_text_gives_what_the_full_packing_gives_hugging_face(encoding, monkeypatch):
-    for text in _texts()[::3]:
-        for settings, short, full in _runs(text, encoding, monkeypatch):
-            _assert_same(text, settings, short, full)
+    _check(_texts()[::2], encoding, monkeypatch)
 
 
 def test_a_short_text_that_fits_builds_no_token_index():
@@ -77,3 +88,14 @@ def test_a_short_text_that_fits_builds_no_token_index():
     assert doc._indexes == {}
     # over the budget, it is packed as any text is, from the index
     assert len(doc.chunk(max_tokens=6, overlap=0).chunks) > 1 and doc._indexes
+
+
+def test_a_document_with_its_token_index_is_not_counted_again(monkeypatch):
+    # (a Document chunked with many settings, as the page's compare view does: its index counts)
+    doc = Document("A row of a corpus job. It fits any budget.")
+    total = doc.index("cl100k_base").total()
+    tokenizer = get_tokenizer("cl100k_base")
+    encoded, encode = [], tokenizer.encode
+    monkeypatch.setattr(tokenizer, "encode", lambda text: encoded.append(text) or encode(text))
+    assert doc.chunk(max_tokens=64).source_tokens == total
+    assert doc.text not in encoded

@@ -123,6 +123,10 @@ class Document:
             j += 1
         return seps.is_unit_start(i, _SENTENCE_STARTS) or (j > i and seps.is_unit_start(j, _SENTENCE_STARTS))
 
+    def has_index(self, tokenizer) -> bool:
+        """Whether this tokenizer's index is built (a run before this one built it)."""
+        return tokenizer.key in self._indexes
+
     def index(self, encoding: str) -> TokenIndex | CharIndex:
         """The token index of this encoding (with the current backend), kept for the next run."""
         tokenizer = get_tokenizer(encoding)

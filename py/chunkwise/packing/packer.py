@@ -40,11 +40,12 @@ from ..tokenizer.registry import get_tokenizer
 
 _NOT_YET = object()  # (a reference strategy's next chunk, not looked for yet)
 
-# A text this short (at most 4 characters a token of the budget, and at most this many
-# characters) is first counted whole, before any token index: when it fits, it is the
-# one chunk. Most text has more characters a token, so the count is rarely wasted; a
-# longer text's ids are better kept by the index (arrays, in blocks).
-_WHOLE_TEXT_CHARS_PER_TOKEN = 4
+# A text of at most this many UTF-8 bytes a token of the budget is first counted whole,
+# before any token index: when it fits, it is the one chunk. Text of every script takes
+# more bytes a token than this (in cl100k: English and code 3.4-4.9, Russian 4.1, CJK 2.4,
+# where characters a token range from 1.1 to 4.9), so the count is seldom wasted on a
+# text over the budget (then one more pass). The index keeps a longer text's ids better.
+_WHOLE_TEXT_BYTES_PER_TOKEN = 3
 _WHOLE_TEXT_MAX_CHARS = 1 << 14
 
 
@@ -309,11 +310,13 @@ class ChunkJob:
         pass. The same chunk _fit makes: with the text under the budget, its reach is the
         end of the text, and the whole rest fits. None when that is not so, or not asked."""
         budget, text, stop = self.settings.max_tokens, self.text, self.stop
+        most = min(_WHOLE_TEXT_BYTES_PER_TOKEN * budget, _WHOLE_TEXT_MAX_CHARS)
         if (self.chunks or self.context is not None or self._parent is not None or a >= stop
-                or not self.policy.whole_rest_fits_one_chunk
-                or len(text) > min(_WHOLE_TEXT_CHARS_PER_TOKEN * budget, _WHOLE_TEXT_MAX_CHARS)):
+                or not self.policy.whole_rest_fits_one_chunk or len(text) > most or len(text.encode()) > most):
             return None
         tokenizer = get_tokenizer(self.settings.encoding)
+        if self.document.has_index(tokenizer):  # (a Document chunked before: its index counts)
+            return None
         total = tokenizer.count(text)
         if total >= budget:  # (at the budget exactly, the reach can stop short of the end)
             return None
