@@ -76,7 +76,7 @@ describe("chunking a pasted document", () => {
   test("hover and keyboard show a chunk's facts and highlight its whole extent", async () => {
     await setSettings(page, { size: 256 });
     Object.assign(current, { max_tokens: 256, overlap: 32 });
-    const ref = engineReference(doc, current);
+    const ref = await engineReference(doc, current);
     const target = ref.chunks.find((c) => c.index > 0 && c.overlap_tokens > 0 && c.headings.length > 1);
     assert.ok(target, "a chunk with overlap under a nested heading");
 
@@ -110,7 +110,7 @@ describe("chunking a pasted document", () => {
   });
 
   test("the chunk list shows the same chunks, the overlap marked, and copies a chunk", async () => {
-    const ref = engineReference(doc, current);
+    const ref = await engineReference(doc, current);
     await page.click("[data-testid=tab-cards]");
     await page.waitForSelector("[data-testid=card]");
     const cards = await page.$$eval("[data-testid=card]", (els) => els.map((e) => ({

@@ -36,8 +36,8 @@ describe("compare two settings", () => {
 
   test("B's stats sit next to A's, and the cuts that differ are marked", async () => {
     await compareWith(B);
-    const refA = engineReference(doc, A);
-    const refB = engineReference(doc, B);
+    const refA = await engineReference(doc, A);
+    const refB = await engineReference(doc, B);
     for (const key of ["chunk_count", "min_tokens", "max_tokens", "mean_fill", "overlap_share"]) {
       assert.equal(Number(await page.getAttribute(`[data-testid=cmp-row-${key}] [data-side=a]`, "data-value")), refA.stats[key], `A ${key}`);
       assert.equal(Number(await page.getAttribute(`[data-testid=cmp-row-${key}] [data-side=b]`, "data-value")), refB.stats[key], `B ${key}`);
@@ -60,8 +60,8 @@ describe("compare two settings", () => {
   });
 
   test("side by side: A's chunks in one column and B's in the other, numbered and sized, scrolling together", async () => {
-    const refA = engineReference(doc, A);
-    const refB = engineReference(doc, B);
+    const refA = await engineReference(doc, A);
+    const refB = await engineReference(doc, B);
     // From the keyboard: Tab from the interleaved button to "Side by side", then Space.
     await page.focus("[data-testid=cmp-mode-merged]");
     await page.keyboard.press("Tab");
@@ -112,7 +112,7 @@ describe("compare two settings", () => {
   test("changing A compares again; the compare view passes axe, light and dark", async () => {
     await setSettings(page, { strategy: "paragraphs" });
     await page.waitForFunction(() => /only in B/.test(document.querySelector("[data-testid=cmp-status]").textContent));
-    const refA = engineReference(doc, { ...A, strategy: "paragraphs" });
+    const refA = await engineReference(doc, { ...A, strategy: "paragraphs" });
     assert.equal(Number(await page.getAttribute("[data-testid=cmp-row-chunk_count] [data-side=a]", "data-value")), refA.stats.chunk_count);
     for (const scheme of ["light", "dark"]) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -23,7 +23,7 @@ describe("per-chunk flags", () => {
     page = app.page;
     await paste(page, doc);
     await setSettings(page, { size: 40, overlap: 0 });
-    ref = engineReference(doc, settings);
+    ref = await engineReference(doc, settings);
     const cps = Array.from(doc);
     expected = {
       "hard-cut": ref.chunks.filter((c) => c.boundary === "word" || c.boundary === "token").map((c) => c.index),

@@ -257,22 +257,57 @@ export function tmpFile(name, content) {
   return file;
 }
 
+// One Python process per test file answers every engineReference, a JSON line each way
+// (a process for each answer cost about a second of CPU: interpreter, imports, tokenizer).
+// The text goes as its UTF-8 bytes, as a file held it: lone surrogates become U+FFFD alike.
 const REFERENCE = `
-import json, sys
+import base64, json, sys
 import chunkwise.packing.packer, chunkwise.io.stats
-text = open(sys.argv[1], "rb").read().decode("utf-8")
-s = json.loads(sys.argv[2])
-job = chunkwise.packing.packer.ChunkJob(text, max_tokens=s["max_tokens"], overlap=s["overlap"], strategy=s["strategy"], encoding=s["encoding"])
-result = job.result()
-print(json.dumps({"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.io.stats.compute(result), "warnings": job.warnings,
-                  "mid_sentence": result.mid_sentence}))
+for line in sys.stdin:
+    request = json.loads(line)
+    text = base64.b64decode(request["text"]).decode("utf-8")
+    s = request["settings"]
+    job = chunkwise.packing.packer.ChunkJob(text, max_tokens=s["max_tokens"], overlap=s["overlap"], strategy=s["strategy"], encoding=s["encoding"])
+    result = job.result()
+    print(json.dumps({"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.io.stats.compute(result), "warnings": job.warnings,
+                      "mid_sentence": result.mid_sentence}), flush=True)
 `;
+let reference = null;
+
+function referenceProcess() {
+  if (reference) return reference;
+  const child = spawn(PYTHON, ["-c", REFERENCE], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const waiting = [];
+  let pending = "", stderr = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (data) => {
+    pending += data;
+    for (let end; (end = pending.indexOf("\n")) >= 0; pending = pending.slice(end + 1)) {
+      waiting.shift().resolve(JSON.parse(pending.slice(0, end)));
+    }
+    if (!waiting.length) idle(child);
+  });
+  child.stderr.on("data", (data) => { stderr += data; });
+  child.on("exit", (code) => {
+    reference = null;
+    for (const w of waiting.splice(0)) w.reject(new Error(`the engine reference ended (${code}): ${stderr.slice(-2000)}`));
+  });
+  reference = { child, waiting };
+  return reference;
+}
+
+// (an idle reference process keeps no test file's process alive; one being asked does)
+function idle(child) { for (const handle of [child, child.stdin, child.stdout, child.stderr]) handle.unref(); }
+function busy(child) { for (const handle of [child, child.stdin, child.stdout, child.stderr]) handle.ref(); }
 
 // The engine's own answer on CPython for pasted text (no byte decoding involved).
 export function engineReference(text, settings) {
-  const file = tmpFile("input.txt", Buffer.from(text, "utf8"));
-  const out = execFileSync(PYTHON, ["-c", REFERENCE, file, JSON.stringify(settings)], { cwd: ROOT, maxBuffer: 1 << 30 });
-  return JSON.parse(out.toString("utf8"));
+  const { child, waiting } = referenceProcess();
+  busy(child);
+  return new Promise((resolve, reject) => {
+    waiting.push({ resolve, reject });
+    child.stdin.write(JSON.stringify({ text: Buffer.from(text, "utf8").toString("base64"), settings }) + "\n");
+  });
 }
 
 // The CLI's output bytes for a file (overlap_unit: only when given, so the CLI's default is tested).
@@ -347,7 +382,7 @@ const cpSlice = (s, a, b) => Array.from(s).slice(a, b).join("");
 // Every chunk's extent, cut marker, overlap region and stat on the page must
 // equal the CPython engine's answer for the same text and settings.
 export async function assertMatchesEngine(page, text, settings) {
-  const ref = engineReference(text, settings);
+  const ref = await engineReference(text, settings);
   const view = await readDocumentView(page);
   const chunks = ref.chunks;
 

@@ -78,7 +78,7 @@ describe("compare with LangChain recursive", () => {
       assert.ok(mark && mark.side !== "a", `no B cut at ${end}`);
       assert.ok(mark.label.includes(`B ${r.index + 1} · ${r.token_count}`), `${mark.label} names B's chunk ${r.index + 1}`);
     }
-    for (const c of engineReference(doc, A).chunks) {
+    for (const c of (await engineReference(doc, A)).chunks) {
       assert.ok(at.get(c.end)?.label.startsWith(`A ${c.index + 1} · ${c.token_count}`), `A's chunk ${c.index + 1} at ${c.end}`);
     }
     assert.equal(marks.filter((m) => m.side !== "a").length, lastEnding.size);

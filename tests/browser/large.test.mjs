@@ -88,7 +88,7 @@ describe("multi-megabyte input", () => {
 
     // The result is the newer settings' result, complete and exact.
     const settings = { strategy: "smart", max_tokens: 512, overlap: 32, encoding: "cl100k_base" };
-    const ref = engineReference(doc, settings);
+    const ref = await engineReference(doc, settings);
     const stats = await readStats(page);
     assert.equal(stats.chunk_count, ref.chunks.length);
     assert.equal(stats.source_tokens, ref.stats.source_tokens);

@@ -28,7 +28,7 @@ describe("navigation", () => {
     page = app.page;
     await paste(page, doc);
     await setSettings(page, { size: 128, overlap: 16 });
-    ref = engineReference(doc, settings);
+    ref = await engineReference(doc, settings);
   });
 
   test("find: every match highlighted, Enter steps through them and selects their chunk (keyboard only)", async () => {

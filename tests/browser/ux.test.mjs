@@ -32,7 +32,7 @@ describe("page round 2: defects a new user hit", () => {
   });
 
   test("defect 1: clicking in the document selects the chunk under the pointer and never scrolls", async () => {
-    const ref = engineReference(doc, settings256);
+    const ref = await engineReference(doc, settings256);
     const target = ref.chunks[5];
     // Bring chunk 6 into the middle of the view, as a reader scrolling to it would.
     await page.evaluate((i) => document.querySelector(`.seg[data-first="${i}"][data-last="${i}"]`).scrollIntoView({ block: "center" }), target.index);
@@ -261,7 +261,7 @@ describe("page round 2: defects a new user hit", () => {
   test("defect 4: chunk extents and overlap depth are visible without colour", async () => {
     const s = { strategy: "smart", max_tokens: 128, overlap: 64, encoding: "cl100k_base" };
     await setSettings(page, { size: 128, overlap: 64 });
-    const ref = engineReference(doc, s);
+    const ref = await engineReference(doc, s);
     const marks = await page.evaluate(() => {
       const view = document.querySelector("[data-testid=document-view]");
       const label = (e) => getComputedStyle(e, "::before").content;

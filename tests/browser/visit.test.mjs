@@ -187,7 +187,7 @@ describe("a first visit: the sample document", () => {
     await fresh.clock.pauseAt(Date.now() + 60_000);
     await fresh.setInputFiles("[data-testid=file-input]", { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(doc) });
     // its stats are in (the run is finished in the engine), its chunks not yet drawn
-    const expected = engineReference(doc, { strategy: "smart", max_tokens: 512, overlap: null, encoding: "cl100k_base" }).stats.chunk_count;
+    const expected = (await engineReference(doc, { strategy: "smart", max_tokens: 512, overlap: null, encoding: "cl100k_base" })).stats.chunk_count;
     await fresh.waitForFunction((n) => Number(document.querySelector("[data-testid=stat-chunk_count]")?.dataset.value) === n, expected, { polling: 50 });
     await fresh.fill("[data-testid=source-text]", "A text of my own.");
     await fresh.clock.runFor(200); // the drawing ends; the edit's pause (250 ms) has not

@@ -166,7 +166,7 @@ export function coreSuite(launch) {
   });
 
   check("the keyboard walks the chunks", async () => {
-    const chunks = engineReference(PASTED, SMALL).chunks;
+    const chunks = (await engineReference(PASTED, SMALL)).chunks;
     const n = chunks.length;
     await tab.evaluate(() => document.querySelector("[data-testid=document-view]").focus());
     const expect = async (i, what) => {
