@@ -99,3 +99,16 @@ def test_a_document_with_its_token_index_is_not_counted_again(monkeypatch):
     monkeypatch.setattr(tokenizer, "encode", lambda text: encoded.append(text) or encode(text))
     assert doc.chunk(max_tokens=64).source_tokens == total
     assert doc.text not in encoded
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base", "chars", *HF])
+def test_a_slice_near_the_ends_is_counted_from_the_total_exactly(encoding):
+    # (TokenIndex.count_knowing_total: tiny encodes at the ends, the rest from the total)
+    tokenizer = get_tokenizer(encoding)
+    rng = random.Random(11)
+    for text in _texts() + ["\n\n   indented code(x)\n", "  ", " a", "word.\n", "日本語。\n\n"]:
+        total = tokenizer.count(text)
+        for _ in range(12):
+            a = rng.randrange(min(len(text), 30) + 1)
+            b = rng.randrange(max(a, len(text) - 30), len(text) + 1)
+            assert tokenizer.index(text).count_knowing_total(a, b, total) == tokenizer.count(text[a:b]), (text[:30], a, b)

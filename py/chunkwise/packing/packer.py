@@ -305,7 +305,7 @@ class ChunkJob:
 
     def _whole_text(self, a: int) -> tuple[Ending, Prefix, int] | None:
         """The whole text as the first and only chunk, known from a count of the text (and
-        of its slice without the whitespace at its ends) before the token index is built:
+        tiny ones at its ends, where it has whitespace there) before it is tokenized again:
         a short document, as a corpus job's rows mostly are, then costs about one tokenizer
         pass. The same chunk _fit makes: with the text under the budget, its reach is the
         end of the text, and the whole rest fits. None when that is not so, or not asked."""
@@ -320,7 +320,7 @@ class ChunkJob:
         total = tokenizer.count(text)
         if total >= budget:  # (at the budget exactly, the reach can stop short of the end)
             return None
-        count = total if a == 0 and stop == len(text) else tokenizer.count(text[a:stop])
+        count = total if a == 0 and stop == len(text) else tokenizer.index(text).count_knowing_total(a, stop, total)
         if count > budget:
             return None
         self._source_tokens = total

@@ -39,3 +39,6 @@ class CharIndex:
 
     def count(self, a: int, b: int) -> int:
         return b - a
+
+    def count_knowing_total(self, a: int, b: int, total: int) -> int:
+        return b - a

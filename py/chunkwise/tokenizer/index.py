@@ -183,6 +183,24 @@ class TokenIndex:
     # -- exact counts --------------------------------------------------------
     def count(self, a: int, b: int) -> int:
         """The exact token count of text[a:b]."""
+        return self._count(a, b, self.tokens_before)
+
+    def count_knowing_total(self, a: int, b: int, total: int) -> int:
+        """The exact token count of text[a:b] where the whole text's count is known (the
+        tokenizer's, `total`) and the text is not tokenized here: the tokens before a
+        separable offset are then a tiny encode of the text before it, or the total less
+        one of the text after it (count's formula, without the index). For a short text
+        less the whitespace at its ends (the packer's whole text, as one chunk)."""
+        text, n, encode, encode_tail = self.text, self.n, self._encode, self._encode_tail
+
+        def tokens_before(q: int) -> int:  # (q is 0, n, or separable: see _head and _tail)
+            if q == 0 or q == n:
+                return 0 if q == 0 else total
+            return len(encode(text[:q])) if q <= n - q else total - len(encode_tail(text[q:]))
+
+        return self._count(a, b, tokens_before)
+
+    def _count(self, a: int, b: int, tokens_before) -> int:
         if b - a <= _SHORT:
             piece = self.text[a:b]
             # Short ASCII is cheapest to encode whole. Other scripts can be one long
@@ -192,12 +210,12 @@ class TokenIndex:
         if a == 0:  # the first block was encoded from the start, as this slice is (a BOS at 0 included)
             q2, tail = self._tail(0, b)
             if q2 > 0:
-                return self.tokens_before(q2) + tail
+                return tokens_before(q2) + tail
         q1, head = self._head(a, b)
         if q1 is None:
             return len(self._encode(self.text[a:b]))
         q2, tail = self._tail(q1, b)
-        return head + self.tokens_before(q2) - self.tokens_before(q1) + tail
+        return head + tokens_before(q2) - tokens_before(q1) + tail
 
     # A chunk's count and its overlap's count share their end, and the next
     # chunk starts where the overlap did: remember the last head and tail.
