@@ -261,16 +261,20 @@ export function tmpFile(name, content) {
 // (a process for each answer cost about a second of CPU: interpreter, imports, tokenizer).
 // The text goes as its UTF-8 bytes, as a file held it: lone surrogates become U+FFFD alike.
 const REFERENCE = `
-import base64, json, sys
+import base64, json, sys, traceback
 import chunkwise.packing.packer, chunkwise.io.stats
 for line in sys.stdin:
-    request = json.loads(line)
-    text = base64.b64decode(request["text"]).decode("utf-8")
-    s = request["settings"]
-    job = chunkwise.packing.packer.ChunkJob(text, max_tokens=s["max_tokens"], overlap=s["overlap"], strategy=s["strategy"], encoding=s["encoding"])
-    result = job.result()
-    print(json.dumps({"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.io.stats.compute(result), "warnings": job.warnings,
-                      "mid_sentence": result.mid_sentence}), flush=True)
+    try:
+        request = json.loads(line)
+        text = base64.b64decode(request["text"]).decode("utf-8")
+        s = request["settings"]
+        job = chunkwise.packing.packer.ChunkJob(text, max_tokens=s["max_tokens"], overlap=s["overlap"], strategy=s["strategy"], encoding=s["encoding"])
+        result = job.result()
+        answer = {"chunks": [c.to_dict() for c in result.chunks], "stats": chunkwise.io.stats.compute(result), "warnings": job.warnings,
+                  "mid_sentence": result.mid_sentence}
+    except Exception:
+        answer = {"error": traceback.format_exc()}
+    print(json.dumps(answer), flush=True)
 `;
 let reference = null;
 
@@ -278,20 +282,29 @@ function referenceProcess() {
   if (reference) return reference;
   const child = spawn(PYTHON, ["-c", REFERENCE], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
   const waiting = [];
-  let pending = "", stderr = "";
+  const lines = [];  // the answer being read, in pieces
+  let stderr = "";
+  const failAll = (why) => {
+    if (reference?.child === child) reference = null;
+    for (const w of waiting.splice(0)) w.reject(new Error(`the engine reference failed (${why}): ${stderr.slice(-2000)}`));
+  };
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (data) => {
-    pending += data;
-    for (let end; (end = pending.indexOf("\n")) >= 0; pending = pending.slice(end + 1)) {
-      waiting.shift().resolve(JSON.parse(pending.slice(0, end)));
+    for (let start = 0, end; start < data.length; start = end + 1) {
+      end = data.indexOf("\n", start);
+      if (end < 0) { lines.push(data.slice(start)); break; }
+      lines.push(data.slice(start, end));
+      const answer = JSON.parse(lines.splice(0).join(""));
+      const asked = waiting.shift();
+      if (answer.error) asked?.reject(new Error(`the engine reference raised:\n${answer.error}`));
+      else asked?.resolve(answer);
     }
     if (!waiting.length) idle(child);
   });
   child.stderr.on("data", (data) => { stderr += data; });
-  child.on("exit", (code) => {
-    reference = null;
-    for (const w of waiting.splice(0)) w.reject(new Error(`the engine reference ended (${code}): ${stderr.slice(-2000)}`));
-  });
+  child.on("error", (error) => failAll(error.message));
+  child.stdin.on("error", (error) => failAll(error.message));
+  child.on("close", (code) => failAll(`it ended with ${code}`));
   reference = { child, waiting };
   return reference;
 }
