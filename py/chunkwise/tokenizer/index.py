@@ -194,8 +194,10 @@ class TokenIndex:
         text, n, encode, encode_tail = self.text, self.n, self._encode, self._encode_tail
 
         def tokens_before(q: int) -> int:  # (q is 0, n, or separable: see _head and _tail)
-            if q == 0 or q == n:
-                return 0 if q == 0 else total
+            if q == 0:
+                return 0
+            if q == n:
+                return total
             return len(encode(text[:q])) if q <= n - q else total - len(encode_tail(text[q:]))
 
         return self._count(a, b, tokens_before)
