@@ -3,7 +3,7 @@
 public data, with the metrics and embedding model of Smith & Troynikov,
 "Evaluating Chunking Strategies for Retrieval" (Chroma, 2024).
 
-    ./dev bench retrieval [--strategies smart,sentences] [--settings 200/0,250/32] [--langchain recursive]
+    ./dev bench retrieval [--strategies smart,sentences] [--settings 200/0,250/32] [--langchain recursive] [--nearby 10]
                           [--no-langchain]
 
 Data: the corpora and questions in ROOT/../shared/retrieval-eval (from a git
@@ -15,7 +15,9 @@ cached in .cache/). In the same run LangChain's RecursiveCharacterTextSplitter
 (cl100k length) are measured beside chunkwise, and the published rows are
 printed with them. Each row is also broken down by the question's corpus (the
 retrieval stays pooled), each chunkwise row with its paired difference from
-recursive at the same setting.
+recursive at the same setting. With --nearby N every row is the mean of the
+chunker's runs at the sizes S-2N, S-N, S, S+N, S+2N (each question's scores averaged
+over them): one size's recall moves by points with a few cuts, the mean much less.
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ K = 5
 BOOTSTRAP_SAMPLES = 2000
 BOOTSTRAP_SEED = 0
 SETTINGS = ((200, 0), (200, 25), (250, 0), (250, 32), (400, 0), (400, 50))
+NEARBY_STEPS = (-2, -1, 0, 1, 2)  # --nearby N: the sizes S + k * N averaged into one row
 RECURSIVE_SEPARATORS = ["\n\n", "\n", ".", "?", "!", " ", ""]
 # Published figures (all-MiniLM-L6-v2, all five corpora, k = 5, in %):
 # recall, precision, IoU, Precision Ω.
@@ -246,6 +249,24 @@ def paired_difference(a: list[float], b: list[float]) -> tuple[float, float, flo
     return float(d.mean()), float(lo), float(hi)
 
 
+def averaged(rows: list[dict]) -> dict:
+    """One row from a chunker's rows at nearby sizes (--nearby): the mean of each
+    measure, and of each question's scores (so the paired differences and the
+    per-corpus means are over the average)."""
+    out = {}
+    for key, value in rows[0].items():
+        if key == "per_question":
+            out[key] = {m: [float(x) for x in np.mean([r[key][m] for r in rows], axis=0)] for m in value}
+            continue
+        if isinstance(value, str):
+            out[key] = value
+            continue
+        values = [r[key] for r in rows if r[key] is not None]
+        out[key] = None if not values else round(float(np.mean(values))) if key in ("chunks", "with_overlap") \
+            else float(np.mean(values))
+    return out
+
+
 MEASURES = ("recall", "iou", "omega")  # the per-question measures the paired and per-corpus tables show
 
 
@@ -290,6 +311,8 @@ def main(argv=None) -> int:
     ap.add_argument("--leave-one-out", action="store_true",
                     help="pick smart's rule (RULES) on all corpora but one, report it on that one, for each corpus"
                     f" (at --settings, default here {','.join(f'{s}/{o}' for s, o in LOO_SETTINGS)})")
+    ap.add_argument("--nearby", type=int, default=0, metavar="N",
+                    help="measure every row at the sizes S-2N..S+2N (step N) and report their mean (5x the runs)")
     args = ap.parse_args(argv)
 
     started = time.perf_counter()
@@ -310,9 +333,15 @@ def main(argv=None) -> int:
         name, _, value = item.partition("=")
         options[name] = int(value) if value.lstrip("-").isdigit() else value
 
+    def measure(chunker, size: int, overlap: int) -> dict:
+        """chunker(corpus_id, text, size, overlap) -> pieces, evaluated at the size (or its --nearby sizes)."""
+        sizes = [size + k * args.nearby for k in NEARBY_STEPS] if args.nearby else [size]
+        return averaged([evaluate([p for cid, text in corpora.items() for p in chunker(cid, text, s, overlap)],
+                                  questions, q_vectors, cache, starts, enc) for s in sizes])
+
     if args.leave_one_out:
         settings = parse_settings(args.settings) if "--settings" in (argv or sys.argv) else list(LOO_SETTINGS)
-        table = leave_one_out(corpora, questions, settings, lambda pieces: evaluate(pieces, questions, q_vectors, cache, starts, enc))
+        table = leave_one_out(questions, settings, measure)
         print(table)
         out = pathlib.Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -333,19 +362,16 @@ def main(argv=None) -> int:
             if name.split()[-1] not in wanted:
                 continue
             for size, overlap in settings:
-                runs.append((name, size, overlap, lambda cid, t, s=size, o=overlap, fn=fn: fn(cid, t, s, o)))
+                runs.append((name, size, overlap, fn))
     for strategy in args.strategies.split(","):
         for size, overlap in parse_settings(args.settings):
-            runs.append((
-                f"chunkwise {strategy}", size, overlap,
-                lambda cid, t, s=size, o=overlap, st=strategy: chunkwise_pieces(cid, t, s, o, st, **options),
-            ))
+            runs.append((f"chunkwise {strategy}", size, overlap,
+                         lambda cid, t, s, o, st=strategy: chunkwise_pieces(cid, t, s, o, st, **options)))
 
     rows = []
     for name, size, overlap, fn in runs:
         t0 = time.perf_counter()
-        pieces = [p for cid, text in corpora.items() for p in fn(cid, text)]
-        row = {"chunker": name, "size": size, "overlap": overlap, **evaluate(pieces, questions, q_vectors, cache, starts, enc)}
+        row = {"chunker": name, "size": size, "overlap": overlap, **measure(fn, size, overlap)}
         rows.append(row)
         print(f"  {name} {size}/{overlap}: IoU {row['iou']:.1f}, Ω {row['omega']:.1f}"
               f" ({time.perf_counter() - t0:.0f} s, {cache.computed} embedded so far)", file=sys.stderr, flush=True)
@@ -353,22 +379,25 @@ def main(argv=None) -> int:
     corpus_ids = [cid for _, cid, _ in questions]
     for row in rows:
         row["by_corpus"] = corpus_means(row, corpus_ids)
-    table = render(rows, options, corpus_ids)
+    table = render(rows, options, corpus_ids, args.nearby)
     print(table)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "retrieval.md").write_text(table, encoding="utf-8")
     summary = [{k: v for k, v in r.items() if k != "per_question"} for r in rows]
-    (out / "retrieval.json").write_text(json.dumps({"options": options, "rows": summary}, indent=1), encoding="utf-8")
+    (out / "retrieval.json").write_text(json.dumps({"options": options, "nearby": args.nearby, "rows": summary}, indent=1),
+                                        encoding="utf-8")
     print(f"({time.perf_counter() - started:.0f} s; {cache.computed} texts embedded, the rest from the cache;"
           f" written to {out}/retrieval.md)", file=sys.stderr)
     return 0
 
 
-def render(rows, options, corpus_ids: list[str]) -> str:
+def render(rows, options, corpus_ids: list[str], nearby: int = 0) -> str:
     lines = [
         f"Retrieval on {', '.join(dict.fromkeys(corpus_ids))} ({len(corpus_ids)} questions), all-MiniLM-L6-v2, k = {K}."
-        + (f" chunkwise options: {options}." if options else ""),
+        + (f" chunkwise options: {options}." if options else "")
+        + (f" Each row: the mean of the runs at the sizes S-{2 * nearby}, S-{nearby}, S, S+{nearby},"
+           f" S+{2 * nearby} of its size S (--nearby {nearby})." if nearby else ""),
         "",
         "| chunker | size/overlap | recall | precision | IoU | Precision Ω | chunks | mean tokens | mid-sentence starts (all / with overlap) |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -421,18 +450,19 @@ def loo_score(row: dict, base: dict, mask) -> tuple[float, float, float]:
     return 100 * min(recall, iou), 100 * (mean(row, "recall") - mean(base, "recall")), 100 * (mean(row, "iou") - mean(base, "iou"))
 
 
-def leave_one_out(corpora, questions, settings, measure, rules=None) -> str:
+def leave_one_out(questions, settings, measure, rules=None) -> str:
     """For each corpus: the rule with the best mean loo_score over `settings` on the
     other corpora's questions, and its scores on this corpus's. The retrieval is pooled
-    as ever (the held-out corpus's chunks are in the pool, as distractors only)."""
+    as ever (the held-out corpus's chunks are in the pool, as distractors only).
+    measure(chunker, size, overlap) -> row, chunker(corpus_id, text, size, overlap) -> pieces."""
     rules = RULES if rules is None else rules
     ids = np.asarray([cid for _, cid, _ in questions])
-    base = {st: measure([p for cid, t in corpora.items() for p in recursive_pieces(cid, t, *st)]) for st in settings}
+    base = {st: measure(recursive_pieces, *st) for st in settings}
     rows = {}
+    smart = lambda cid, t, size, overlap: chunkwise_pieces(cid, t, size, overlap, "smart")  # noqa: E731
     for name, (balance, _) in rules.items():
         with smart_rule(balance):
-            rows[name] = {st: measure([p for cid, t in corpora.items() for p in chunkwise_pieces(cid, t, *st, "smart")])
-                          for st in settings}
+            rows[name] = {st: measure(smart, *st) for st in settings}
         print(f"  {name}: " + ", ".join(f"{s}/{o} recall {r['recall']:.1f} IoU {r['iou']:.1f}"
                                        for (s, o), r in rows[name].items()), file=sys.stderr, flush=True)
 

@@ -236,3 +236,46 @@ def test_squad_becomes_retrieval_data_with_each_answers_span():
         for row, (_, _, refs) in zip(csv.DictReader(f), questions):
             [ref] = json.loads(row["references"])
             assert corpora["squad"][refs[0][0] : refs[0][1]] == ref["content"]
+
+
+def test_averaged_rows_take_each_measure_and_each_questions_mean():
+    a = {**_row("chunkwise smart", 200, 0, [0.5, 1.0], [0.1, 0.2], [0.3, 0.3]), "chunks": 10, "mid_sentence_overlap": None}
+    b = {**_row("chunkwise smart", 200, 0, [1.0, 0.0], [0.3, 0.2], [0.1, 0.3]), "chunks": 13, "mid_sentence_overlap": None}
+    row = retrieval.averaged([a, b])
+    assert row["per_question"]["recall"] == [0.75, 0.5]
+    assert row["per_question"]["iou"] == pytest.approx([0.2, 0.2])
+    assert row["chunks"] == 12 and row["mid_sentence_overlap"] is None  # (11.5 rounds to even)
+    assert (row["chunker"], row["size"]) == ("chunkwise smart", 200)
+
+
+def test_nearby_reports_the_mean_of_the_five_sizes_around_each_setting(tmp_path, monkeypatch, model):
+    # a small corpus and two questions, measured once at 40..80 and once as 60 --nearby 10
+    text = "".join(f"Paragraph {i} tells of the {w} and of nothing else at all. It has a second sentence too.\n\n"
+                   for i, w in enumerate(["harbour", "mill", "orchard", "bridge", "forge", "library", "tower", "well"] * 3))
+    data = tmp_path / "data"
+    (data / "corpora").mkdir(parents=True)
+    (data / "corpora" / "town.md").write_text(text, encoding="utf-8")
+    with open(data / "questions.csv", "w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["question", "references", "corpus_id"])
+        for word in ("forge", "orchard"):
+            start = text.index(f"of the {word}")
+            refs = [{"content": text[start : start + 20], "start_index": start, "end_index": start + 20}]
+            out.writerow([f"What tells of the {word}?", json.dumps(refs), "town"])
+    monkeypatch.setenv("CHUNKWISE_RETRIEVAL_DATA", str(data))
+    monkeypatch.setattr(retrieval, "ROOT", tmp_path)  # (the embedding cache goes under it)
+    cache = minilm.EmbeddingCache
+    monkeypatch.setattr(minilm, "EmbeddingCache", lambda path: cache(path, model_factory=lambda: model))
+
+    def rows(*args):
+        out = tmp_path / f"out{len(args)}"
+        assert retrieval.main(["--strategies", "smart", "--langchain", "recursive", "--out", str(out), *args]) == 0
+        return json.loads((out / "retrieval.json").read_text(encoding="utf-8"))["rows"]
+
+    single = [r for r in rows("--settings", "40/0,50/0,60/0,70/0,80/0") if r["chunker"] == "chunkwise smart"]
+    nearby = next(r for r in rows("--settings", "60/0", "--nearby", "10") if r["chunker"] == "chunkwise smart")
+    assert [r["size"] for r in single] == [40, 50, 60, 70, 80] and nearby["size"] == 60
+    assert len({r["chunks"] for r in single}) > 1  # the sizes differ in their cuts
+    for measure in ("recall", "iou", "omega", "mean_tokens"):
+        assert nearby[measure] == pytest.approx(np.mean([r[measure] for r in single]))
+    assert nearby["chunks"] == round(np.mean([r["chunks"] for r in single]))
