@@ -261,10 +261,17 @@ def averaged(rows: list[dict]) -> dict:
         if isinstance(value, str):
             out[key] = value
             continue
-        values = [r[key] for r in rows if r[key] is not None]
-        out[key] = None if not values else round(float(np.mean(values))) if key in ("chunks", "with_overlap") \
-            else float(np.mean(values))
+        if key in _SHARE_OF:  # a share of the chunks (with overlap): of all the runs' chunks together
+            weights = [r[_SHARE_OF[key]] for r in rows]
+            out[key] = None if not sum(weights) else float(np.average([r[key] or 0.0 for r in rows], weights=weights))
+        elif key in ("chunks", "with_overlap"):
+            out[key] = round(float(np.mean([r[key] for r in rows])))
+        else:
+            out[key] = float(np.mean([r[key] for r in rows]))
     return out
+
+
+_SHARE_OF = {"mid_sentence": "chunks", "mid_sentence_overlap": "with_overlap"}
 
 
 MEASURES = ("recall", "iou", "omega")  # the per-question measures the paired and per-corpus tables show

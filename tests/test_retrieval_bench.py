@@ -239,13 +239,19 @@ def test_squad_becomes_retrieval_data_with_each_answers_span():
 
 
 def test_averaged_rows_take_each_measure_and_each_questions_mean():
-    a = {**_row("chunkwise smart", 200, 0, [0.5, 1.0], [0.1, 0.2], [0.3, 0.3]), "chunks": 10, "mid_sentence_overlap": None}
-    b = {**_row("chunkwise smart", 200, 0, [1.0, 0.0], [0.3, 0.2], [0.1, 0.3]), "chunks": 13, "mid_sentence_overlap": None}
-    row = retrieval.averaged([a, b])
-    assert row["per_question"]["recall"] == [0.75, 0.5]
-    assert row["per_question"]["iou"] == pytest.approx([0.2, 0.2])
-    assert row["chunks"] == 12 and row["mid_sentence_overlap"] is None  # (11.5 rounds to even)
-    assert (row["chunker"], row["size"]) == ("chunkwise smart", 200)
+    def row(recall, iou, chunks, mid, with_overlap, mid_overlap):
+        return {**_row("chunkwise smart", 200, 0, recall, iou, [0.3, 0.3]), "chunks": chunks, "mid_sentence": mid,
+                "with_overlap": with_overlap, "mid_sentence_overlap": mid_overlap}
+
+    a, b = row([0.5, 1.0], [0.1, 0.2], 10, 0.0, 0, None), row([1.0, 0.0], [0.3, 0.2], 13, 0.5, 2, 1.0)
+    averaged = retrieval.averaged([a, b])
+    assert averaged["per_question"]["recall"] == [0.75, 0.5]
+    assert averaged["per_question"]["iou"] == pytest.approx([0.2, 0.2])
+    assert averaged["chunks"] == 12 and averaged["with_overlap"] == 1  # (11.5 rounds to even)
+    # shares are of all the runs' chunks: 2 of 2 chunks with overlap, not the mean of "none" and 100%
+    assert averaged["mid_sentence"] == pytest.approx(6.5 / 23) and averaged["mid_sentence_overlap"] == 1.0
+    assert retrieval.averaged([a, a])["mid_sentence_overlap"] is None
+    assert (averaged["chunker"], averaged["size"]) == ("chunkwise smart", 200)
 
 
 def test_nearby_reports_the_mean_of_the_five_sizes_around_each_setting(tmp_path, monkeypatch, model):
