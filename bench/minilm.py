@@ -174,8 +174,14 @@ class EmbeddingCache:
         return np.stack([self.vectors[k] for k in keys]) if keys else np.zeros((0, HIDDEN), np.float32)
 
     def save(self) -> None:
+        """Write the cache, with what another run saved there meanwhile (two benchmarks may
+        run at once: each writes its own temporary file and keeps the other's vectors)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists():
+            with np.load(self.path) as data:
+                for key, row in zip(data["keys"], data["vectors"]):
+                    self.vectors.setdefault(str(key), row)
         keys = sorted(self.vectors)
-        tmp = self.path.with_suffix(".tmp.npz")
+        tmp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp.npz")
         np.savez(tmp, keys=np.array(keys), vectors=np.stack([self.vectors[k] for k in keys]))
         os.replace(tmp, self.path)

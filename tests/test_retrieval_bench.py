@@ -90,6 +90,18 @@ def test_embedding_cache_embeds_each_text_once(tmp_path, model):
     assert np.array_equal(second, first[[1, 0]])
 
 
+def test_two_caches_of_one_file_keep_each_others_vectors(tmp_path, model):
+    # two benchmark runs at once: each loaded the file before the other saved
+    a = minilm.EmbeddingCache(tmp_path / "e.npz", model_factory=lambda: model)
+    b = minilm.EmbeddingCache(tmp_path / "e.npz", model_factory=lambda: model)
+    a.embed(["a text of the first run"])
+    b.embed(["a text of the second run"])
+    both = minilm.EmbeddingCache(tmp_path / "e.npz", model_factory=lambda: model)
+    both.embed(["a text of the first run", "a text of the second run"])
+    assert both.computed == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["e.npz"]  # no temporary file left
+
+
 def test_langchain_spans_are_the_chunks_places():
     text = "Émile est là. " * 40 + "🙂 fin.\n\nAnother paragraph here. " * 20
     for pieces in (retrieval.recursive_pieces("t", text, 30, 0), retrieval.recursive_pieces("t", text, 30, 10)):
