@@ -275,6 +275,11 @@ def test_as_known_gives_the_same_text_once_it_stops_reading_characters_one_by_on
         assert fast.apply(fresh + differs) == one_by_one.apply(fresh + differs) != fresh + differs
     with_emoji = fresh + "🙂"  # above U+FFFF: read one by one, and kept
     assert fast.apply(with_emoji) is with_emoji
+    asked.clear()
+    # of a text with one such character, only that one is asked, not the others it holds
+    other = "Ꙁꙁ Ꚁꚁ ᏀᏁᏂ " * 100 + "\U0001F9A0"
+    assert fast.apply(other) is other and asked == ["\U0001F9A0"]
+    assert fast.apply(other + NEW) == one_by_one.apply(other + NEW) != other + NEW
 
 
 def test_no_pattern_of_the_package_spells_out_a_pinned_class():

@@ -114,9 +114,10 @@ class StandIns:
     Each character is asked once (memo), but set(text) costs about 25 ns a character
     outside Latin-1 (a third of a tiktoken pass over Russian). Once a process has read
     ONE_BY_ONE characters so, the characters that differ are found from re's own runs
-    over all code points (about 50 ms, once: what reading that many cost), and a text of
-    the Basic Multilingual Plane with none of them, nearly every one, is known by one
-    search of 3 ns a character."""
+    over all code points (about 50 ms, once: what reading that many cost), and a text is
+    read by one search of 3 ns a character for those (and every one above U+FFFF): a
+    text of the Basic Multilingual Plane has none of them, nearly always, and one with
+    an emoji has its few asked."""
 
     ONE_BY_ONE = 1 << 21
 
@@ -133,9 +134,11 @@ class StandIns:
             self._read += len(text)
             if self._read > self.ONE_BY_ONE:
                 self._to_read = self.to_read()
-        elif self._to_read.search(text) is None:
-            return text
-        chars = set(text)
+            chars = set(text)
+        else:  # only the characters of to_read may differ: the others need not be asked
+            chars = set(self._to_read.findall(text))
+            if not chars:
+                return text
         memo = self._memo
         for ch in chars.difference(memo):
             memo[ch] = self._stand_in(ch)
