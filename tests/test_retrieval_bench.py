@@ -20,6 +20,7 @@ import minilm  # noqa: E402
 import retrieval  # noqa: E402
 import spans  # noqa: E402
 import squad  # noqa: E402
+import tatqa  # noqa: E402
 
 
 def test_span_algebra():
@@ -248,6 +249,43 @@ def test_squad_becomes_retrieval_data_with_each_answers_span():
         for row, (_, _, refs) in zip(csv.DictReader(f), questions):
             [ref] = json.loads(row["references"])
             assert corpora["squad"][refs[0][0] : refs[0][1]] == ref["content"]
+
+
+def test_tatqa_becomes_retrieval_data_with_each_answers_spans_in_either_layout():
+    """bench/tatqa.py: a context's table, then its paragraphs in order; a span answer's
+    reference is where the question says it is from, found there exactly once;
+    arithmetic questions, and answers found twice or not at all, are left out."""
+    context = {
+        "table": {"table": [["", "2019", "2018"], ["Sales", "$  1,496.5", "$1,202.9"], ["", "", ""], ["Other", "44.1", "2019"]]},
+        "paragraphs": [{"order": 2, "text": "Sales rose  in 2019."}, {"order": 1, "text": "We sell widgets."}],
+        "questions": [
+            {"question": "q1", "answer": ["widgets"], "answer_type": "span", "answer_from": "text", "rel_paragraphs": ["1"]},
+            {"question": "q2", "answer": ["$ 1,496.5", "44.1"], "answer_type": "multi-span", "answer_from": "table",
+             "rel_paragraphs": []},
+            {"question": "q3", "answer": ["2019"], "answer_type": "span", "answer_from": "table", "rel_paragraphs": []},
+            {"question": "q4", "answer": ["2019"], "answer_type": "span", "answer_from": "text", "rel_paragraphs": ["2"]},
+            {"question": "q5", "answer": 252.6, "answer_type": "arithmetic", "answer_from": "table", "rel_paragraphs": []},
+            {"question": "q6", "answer": ["gadgets"], "answer_type": "span", "answer_from": "table-text", "rel_paragraphs": ["1"]},
+        ],
+    }
+    rows_text, rows = tatqa.convert([context, context], "rows", "t")
+    one = "2019 2018\nSales $ 1,496.5 $1,202.9\nOther 44.1 2019\nWe sell widgets.\nSales rose in 2019."
+    assert rows_text == one + "\n" + one
+    pipe_text, pipe = tatqa.convert([context], "pipe", "t")
+    assert pipe_text.startswith("|  | 2019 | 2018 |\n| --- | --- | --- |\n| Sales | $ 1,496.5 | $1,202.9 |\n|  |  |  |\n")
+    assert pipe_text.endswith(" |\n\nWe sell widgets.\n\nSales rose in 2019.")
+    for text, found in ((rows_text, rows), (pipe_text, pipe)):
+        got = [(r["question"], [text[x["start_index"] : x["end_index"]] for x in json.loads(r["references"])]) for r in found]
+        assert got[:3] == [("q1", ["widgets"]), ("q2", ["$ 1,496.5", "44.1"]), ("q4", ["2019"])]  # q3: "2019" twice in the table
+    assert json.loads(rows[3]["references"])[0]["start_index"] > len(one)  # the second context's own span
+
+    for layout in tatqa.LAYOUTS:  # the committed folders load, with every reference in place
+        folder = retrieval.ROOT / "bench" / "retrieval-data" / "tatqa" / layout
+        corpora, questions = retrieval.load_data(folder)
+        assert list(corpora) == [f"tatqa_{layout}"] and len(questions) == 845
+        with open(folder / "questions.csv", encoding="utf-8", newline="") as f:
+            for row, (_, cid, refs) in zip(csv.DictReader(f), questions):
+                assert [corpora[cid][a:b] for a, b in refs] == [r["content"] for r in json.loads(row["references"])]
 
 
 def test_averaged_rows_take_each_measure_and_each_questions_mean():

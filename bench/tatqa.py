@@ -1,0 +1,96 @@
+"""TAT-QA (JSON: annual reports' tables and the paragraphs around them) as retrieval
+data for bench/retrieval.py: every context's table and paragraphs in one corpus,
+and each question answered by spans of it (answer types "span" and "multi-span")
+with those spans as its references.
+
+    .venv/bin/python bench/tatqa.py TATQA.json OUT_FOLDER {pipe,rows} [CORPUS_ID]
+
+Layouts of a table:
+- pipe: a Markdown pipe table (its first row the header), blocks apart by blank lines;
+- rows: a line per row, its non-empty cells joined by spaces, and no blank line
+  anywhere: text as a PDF's extraction gives it, many short lines of figures.
+A context is its table, then its paragraphs in their order. An answer is looked for
+where the question says it is from (the table, the question's paragraphs, or the
+table first); a question one of whose answers is not there exactly once is left out.
+Writes OUT_FOLDER/corpora/CORPUS_ID.md and OUT_FOLDER/questions.csv, the layout of
+../shared/retrieval-eval (offsets in code points, as there)."""
+from __future__ import annotations
+
+import csv
+import json
+import pathlib
+import sys
+
+LAYOUTS = ("pipe", "rows")
+
+
+def table_text(rows: list[list[str]], layout: str) -> str:
+    cells = [[" ".join(cell.split()) for cell in row] for row in rows]
+    if layout == "rows":
+        return "\n".join(" ".join(c for c in row if c) for row in cells if any(row))
+    width = max(len(row) for row in cells)
+    lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in cells]
+    return "\n".join([lines[0], "|" + " --- |" * width, *lines[1:]])
+
+
+def _once(text: str, answer: str, lo: int, hi: int) -> int | None:
+    """Where answer occurs in text[lo:hi], when it occurs there exactly once."""
+    first = text.find(answer, lo, hi)
+    if first == -1 or text.find(answer, first + 1, hi) != -1:
+        return None
+    return first
+
+
+def convert(contexts: list[dict], layout: str, corpus_id: str) -> tuple[str, list[dict]]:
+    """(the corpus text, the questions.csv rows)."""
+    gap = "\n" if layout == "rows" else "\n\n"
+    text, rows = "", []
+    for context in contexts:
+        start = len(text) + (len(gap) if text else 0)
+        table = table_text(context["table"]["table"], layout)
+        blocks, spans, at = [table], {"table": (start, start + len(table))}, start + len(table)
+        for paragraph in sorted(context["paragraphs"], key=lambda p: p["order"]):
+            body = " ".join(paragraph["text"].split())
+            at += len(gap)
+            spans[str(paragraph["order"])] = (at, at + len(body))
+            blocks.append(body)
+            at += len(body)
+        text += (gap if text else "") + gap.join(blocks)
+        assert len(text) == at
+        for question in context["questions"]:
+            if question["answer_type"] not in ("span", "multi-span"):
+                continue  # (arithmetic and counts have no span to find)
+            places = {"table": ["table"], "text": question["rel_paragraphs"],
+                      "table-text": ["table", *question["rel_paragraphs"]]}[question["answer_from"]]
+            references = []
+            for answer in question["answer"]:
+                answer = " ".join(str(answer).split())
+                found = [_once(text, answer, *spans[p]) for p in places if p in spans]
+                first = next((f for f in found if f is not None), None)
+                if not answer or first is None:
+                    break
+                references.append({"content": answer, "start_index": first, "end_index": first + len(answer)})
+            else:
+                rows.append({"question": question["question"], "references": json.dumps(references, ensure_ascii=False),
+                             "corpus_id": corpus_id})
+    return text, rows
+
+
+def main(argv: list[str]) -> int:
+    source, out, layout = pathlib.Path(argv[0]), pathlib.Path(argv[1]), argv[2]
+    if layout not in LAYOUTS:
+        raise SystemExit(f"layout: one of {', '.join(LAYOUTS)}")
+    corpus_id = argv[3] if len(argv) > 3 else f"tatqa_{layout}"
+    text, rows = convert(json.loads(source.read_text(encoding="utf-8")), layout, corpus_id)
+    (out / "corpora").mkdir(parents=True, exist_ok=True)
+    (out / "corpora" / f"{corpus_id}.md").write_text(text, encoding="utf-8")
+    with open(out / "questions.csv", "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, ["question", "references", "corpus_id"])
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"{len(text):,} characters, {len(rows)} questions -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
