@@ -115,7 +115,7 @@ class StandIns:
     outside Latin-1 (a third of a tiktoken pass over Russian). Once a process has read
     ONE_BY_ONE characters so, the characters that differ are found from re's own runs
     over all code points (about 50 ms, once: what reading that many cost), and a text is
-    read by one search of 3 ns a character for those (and every one above U+FFFF): a
+    read by one search of a few ns a character for those (and every one above U+FFFF): a
     text of the Basic Multilingual Plane has none of them, nearly always, and one with
     an emoji has its few asked."""
 
