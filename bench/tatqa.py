@@ -9,7 +9,8 @@ Layouts of a table:
 - pipe: a Markdown pipe table (its first row the header), blocks apart by blank lines;
 - rows: a line per row, its non-empty cells joined by spaces, and no blank line
   anywhere: text as a PDF's extraction gives it, many short lines of figures.
-A context is its table, then its paragraphs in their order. An answer is looked for
+A context is its paragraphs in their order, the table after the last one that ends in
+a colon ("...were as follows:"), else before them all. An answer is looked for
 where the question says it is from (the table, the question's paragraphs, or the
 table first); a question one of whose answers is not there exactly once is left out.
 Writes OUT_FOLDER/corpora/CORPUS_ID.md and OUT_FOLDER/questions.csv, the layout of
@@ -46,16 +47,17 @@ def convert(contexts: list[dict], layout: str, corpus_id: str) -> tuple[str, lis
     gap = "\n" if layout == "rows" else "\n\n"
     text, rows = "", []
     for context in contexts:
-        start = len(text) + (len(gap) if text else 0)
-        table = table_text(context["table"]["table"], layout)
-        blocks, spans, at = [table], {"table": (start, start + len(table))}, start + len(table)
-        for paragraph in sorted(context["paragraphs"], key=lambda p: p["order"]):
-            body = " ".join(paragraph["text"].split())
-            at += len(gap)
-            spans[str(paragraph["order"])] = (at, at + len(body))
-            blocks.append(body)
+        paragraphs = sorted(context["paragraphs"], key=lambda p: p["order"])
+        bodies = [(str(p["order"]), " ".join(p["text"].split())) for p in paragraphs]
+        lead_ins = [i for i, (_, body) in enumerate(bodies) if body.endswith(":")]
+        at_table = lead_ins[-1] + 1 if lead_ins else 0
+        bodies.insert(at_table, ("table", table_text(context["table"]["table"], layout)))
+        spans, at = {}, len(text)
+        for i, (name, body) in enumerate(bodies):
+            at += len(gap) if text or i else 0
+            spans[name] = (at, at + len(body))
             at += len(body)
-        text += (gap if text else "") + gap.join(blocks)
+        text += (gap if text else "") + gap.join(body for _, body in bodies)
         assert len(text) == at
         for question in context["questions"]:
             if question["answer_type"] not in ("span", "multi-span"):

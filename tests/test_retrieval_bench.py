@@ -278,6 +278,13 @@ def test_tatqa_becomes_retrieval_data_with_each_answers_spans_in_either_layout()
         got = [(r["question"], [text[x["start_index"] : x["end_index"]] for x in json.loads(r["references"])]) for r in found]
         assert got[:3] == [("q1", ["widgets"]), ("q2", ["$ 1,496.5", "44.1"]), ("q4", ["2019"])]  # q3: "2019" twice in the table
     assert json.loads(rows[3]["references"])[0]["start_index"] > len(one)  # the second context's own span
+    # a table follows the last paragraph that leads in to it (one ending in a colon)
+    lead_in = {**context, "paragraphs": [*context["paragraphs"], {"order": 3, "text": "By segment:"}, {"order": 4, "text": "After."}]}
+    text, found = tatqa.convert([lead_in], "rows", "t")
+    assert text == "We sell widgets.\nSales rose in 2019.\nBy segment:\n2019 2018\nSales $ 1,496.5 $1,202.9\nOther 44.1 2019\nAfter."
+    assert [[text[x["start_index"] : x["end_index"]] for x in json.loads(r["references"])] for r in found] == [
+        ["widgets"], ["$ 1,496.5", "44.1"], ["2019"]]
+    assert json.loads(found[2]["references"])[0]["start_index"] == text.index("2019.")  # q4's, in its paragraph
 
     for layout in tatqa.LAYOUTS:  # the committed folders load, with every reference in place
         folder = retrieval.ROOT / "bench" / "retrieval-data" / "tatqa" / layout
