@@ -280,6 +280,17 @@ def test_as_known_gives_the_same_text_once_it_stops_reading_characters_one_by_on
     other = "Ꙁꙁ Ꚁꚁ ᏀᏁᏂ " * 100 + "\U0001F9A0"
     assert fast.apply(other) is other and asked == ["\U0001F9A0"]
     assert fast.apply(other + NEW) == one_by_one.apply(other + NEW) != other + NEW
+    # a text of many such characters (flags, above U+FFFF) is read as a set, not listed
+    import tracemalloc
+
+    flags = "🇩🇪🇫🇷🇯🇵🇧🇷" * 125_000  # a million characters, 4 MB
+    tracemalloc.start()
+    try:
+        assert fast.apply(flags) is flags
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000, peak
 
 
 def test_no_pattern_of_the_package_spells_out_a_pinned_class():

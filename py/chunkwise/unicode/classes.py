@@ -8,7 +8,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter
-from itertools import chain
+from itertools import chain, islice
 
 from . import tables
 
@@ -135,10 +135,11 @@ class StandIns:
             if self._read > self.ONE_BY_ONE:
                 self._to_read = self.to_read()
             chars = set(text)
-        else:  # only the characters of to_read may differ: the others need not be asked
-            chars = set(self._to_read.findall(text))
-            if not chars:
+        else:  # only the characters of to_read may differ: a few are asked alone
+            found = [m.group() for m in islice(self._to_read.finditer(text), _FEW + 1)]
+            if not found:
                 return text
+            chars = set(found) if len(found) <= _FEW else set(text)  # (not a list of millions of flags)
         memo = self._memo
         for ch in chars.difference(memo):
             memo[ch] = self._stand_in(ch)
@@ -161,6 +162,9 @@ class StandIns:
         bmp = "".join(f"{re.escape(chr(lo))}-{re.escape(chr(min(hi, 0x10000) - 1))}"
                       for b in differ for lo, hi in zip(b[::2], b[1::2]) if lo < 0x10000)
         return re.compile(f"[{bmp}\U00010000-\U0010FFFF]")
+
+
+_FEW = 64  # characters of to_read in a text that are looked at one by one; past that, set(text)
 
 
 def _odd(*boundaries: list[int]) -> list[int]:
