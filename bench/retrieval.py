@@ -106,6 +106,18 @@ def load_data(folder: pathlib.Path):
     return corpora, questions
 
 
+def write_data(folder: pathlib.Path, corpus_id: str, text: str, rows: list[dict]) -> None:
+    """A corpus and its questions in load_data's layout (the converters': squad.py, tatqa.py);
+    rows: question, references (JSON), corpus_id."""
+    (folder / "corpora").mkdir(parents=True, exist_ok=True)
+    (folder / "corpora" / f"{corpus_id}.md").write_text(text, encoding="utf-8")
+    with open(folder / "questions.csv", "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, ["question", "references", "corpus_id"])
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"{len(text):,} characters, {len(rows)} questions -> {folder}")
+
+
 class Piece:
     """One chunk as the benchmark sees it: its span, the text that is embedded
     (the span's text, except for splitters that decode tokens and for chunkwise

@@ -8,10 +8,11 @@ writes OUT_FOLDER/corpora/CORPUS_ID.md and OUT_FOLDER/questions.csv, the layout 
 ../shared/retrieval-eval (answer_start is a code point offset, as there)."""
 from __future__ import annotations
 
-import csv
 import json
 import pathlib
 import sys
+
+import retrieval
 
 
 def convert(squad: dict, corpus_id: str) -> tuple[str, list[dict]]:
@@ -37,13 +38,7 @@ def main(argv: list[str]) -> int:
     source, out = pathlib.Path(argv[0]), pathlib.Path(argv[1])
     corpus_id = argv[2] if len(argv) > 2 else "squad"
     text, rows = convert(json.loads(source.read_text(encoding="utf-8")), corpus_id)
-    (out / "corpora").mkdir(parents=True, exist_ok=True)
-    (out / "corpora" / f"{corpus_id}.md").write_text(text, encoding="utf-8")
-    with open(out / "questions.csv", "w", encoding="utf-8", newline="") as f:
-        writer = csv.DictWriter(f, ["question", "references", "corpus_id"])
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"{len(text):,} characters, {len(rows)} questions -> {out}")
+    retrieval.write_data(out, corpus_id, text, rows)
     return 0
 
 

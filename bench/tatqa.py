@@ -17,10 +17,11 @@ Writes OUT_FOLDER/corpora/CORPUS_ID.md and OUT_FOLDER/questions.csv, the layout 
 ../shared/retrieval-eval (offsets in code points, as there)."""
 from __future__ import annotations
 
-import csv
 import json
 import pathlib
 import sys
+
+import retrieval
 
 LAYOUTS = ("pipe", "rows")
 
@@ -84,13 +85,7 @@ def main(argv: list[str]) -> int:
         raise SystemExit(f"layout: one of {', '.join(LAYOUTS)}")
     corpus_id = argv[3] if len(argv) > 3 else f"tatqa_{layout}"
     text, rows = convert(json.loads(source.read_text(encoding="utf-8")), layout, corpus_id)
-    (out / "corpora").mkdir(parents=True, exist_ok=True)
-    (out / "corpora" / f"{corpus_id}.md").write_text(text, encoding="utf-8")
-    with open(out / "questions.csv", "w", encoding="utf-8", newline="") as f:
-        writer = csv.DictWriter(f, ["question", "references", "corpus_id"])
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"{len(text):,} characters, {len(rows)} questions -> {out}")
+    retrieval.write_data(out, corpus_id, text, rows)
     return 0
 
 
