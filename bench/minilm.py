@@ -14,6 +14,7 @@ re-run embeds only texts it has not seen.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -174,14 +175,20 @@ class EmbeddingCache:
         return np.stack([self.vectors[k] for k in keys]) if keys else np.zeros((0, HIDDEN), np.float32)
 
     def save(self) -> None:
-        """Write the cache, with what another run saved there meanwhile (two benchmarks may
-        run at once: each writes its own temporary file and keeps the other's vectors)."""
+        """Write the cache, with what another run saved there meanwhile: two benchmarks may
+        run at once, so the read, merge and replace hold a lock, and each run writes its
+        own temporary file."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.exists():
-            with np.load(self.path) as data:
-                for key, row in zip(data["keys"], data["vectors"]):
-                    self.vectors.setdefault(str(key), row)
-        keys = sorted(self.vectors)
-        tmp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp.npz")
-        np.savez(tmp, keys=np.array(keys), vectors=np.stack([self.vectors[k] for k in keys]))
-        os.replace(tmp, self.path)
+        with open(self.path.with_name(self.path.name + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self.path.exists():
+                with np.load(self.path) as data:
+                    keys = [str(key) for key in data["keys"]]
+                    new = [i for i, key in enumerate(keys) if key not in self.vectors]
+                    if new:  # (copied: a row of the loaded array would keep all of it alive)
+                        rows = data["vectors"][new]
+                        self.vectors.update(zip([keys[i] for i in new], rows))
+            keys = sorted(self.vectors)
+            tmp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp.npz")
+            np.savez(tmp, keys=np.array(keys), vectors=np.stack([self.vectors[k] for k in keys]))
+            os.replace(tmp, self.path)
