@@ -10,15 +10,17 @@ Layouts of a table:
 - rows: a line per row, its non-empty cells joined by spaces, and no blank line
   anywhere: text as a PDF's extraction gives it, many short lines of figures.
 A context is its paragraphs in their order, the table after the last one that ends in
-a colon ("...were as follows:"), else before them all. An answer is looked for
-where the question says it is from (the table, the question's paragraphs, or the
-table first); a question one of whose answers is not there exactly once is left out.
+a colon ("...were as follows:"), else before them all. An answer is looked for, as
+whole words and numbers, where the question says it is from (the table, the
+question's paragraphs, or both); a question one of whose answers is not found
+there exactly once is left out.
 Writes OUT_FOLDER/corpora/CORPUS_ID.md and OUT_FOLDER/questions.csv, the layout of
 ../shared/retrieval-eval (offsets in code points, as there)."""
 from __future__ import annotations
 
 import json
 import pathlib
+import re
 import sys
 
 import retrieval
@@ -35,12 +37,11 @@ def table_text(rows: list[list[str]], layout: str) -> str:
     return "\n".join([lines[0], "|" + " --- |" * width, *lines[1:]])
 
 
-def _once(text: str, answer: str, lo: int, hi: int) -> int | None:
-    """Where answer occurs in text[lo:hi], when it occurs there exactly once."""
-    first = text.find(answer, lo, hi)
-    if first == -1 or text.find(answer, first + 1, hi) != -1:
-        return None
-    return first
+def _occurrences(text: str, answer: str, lo: int, hi: int) -> list[int]:
+    """Where answer occurs in text[lo:hi] as whole words and numbers ("6" is not in
+    "$361", "0" not in "2019", "1,496" not in "1,496.5")."""
+    pattern = r"(?<!\w)(?<!\d[.,])" + re.escape(answer) + r"(?!\w)(?![.,]\d)"
+    return [m.start() for m in re.finditer(pattern, text[lo:hi])]
 
 
 def convert(contexts: list[dict], layout: str, corpus_id: str) -> tuple[str, list[dict]]:
@@ -68,11 +69,14 @@ def convert(contexts: list[dict], layout: str, corpus_id: str) -> tuple[str, lis
             references = []
             for answer in question["answer"]:
                 answer = " ".join(str(answer).split())
-                found = [_once(text, answer, *spans[p]) for p in places if p in spans]
-                first = next((f for f in found if f is not None), None)
-                if not answer or first is None:
+                found = []
+                for place in places:
+                    if place in spans:
+                        lo, hi = spans[place]
+                        found += [lo + at for at in _occurrences(text, answer, lo, hi)]
+                if not answer or len(found) != 1:
                     break
-                references.append({"content": answer, "start_index": first, "end_index": first + len(answer)})
+                references.append({"content": answer, "start_index": found[0], "end_index": found[0] + len(answer)})
             else:
                 rows.append({"question": question["question"], "references": json.dumps(references, ensure_ascii=False),
                              "corpus_id": corpus_id})

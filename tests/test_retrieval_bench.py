@@ -266,6 +266,9 @@ def test_tatqa_becomes_retrieval_data_with_each_answers_spans_in_either_layout()
             {"question": "q4", "answer": ["2019"], "answer_type": "span", "answer_from": "text", "rel_paragraphs": ["2"]},
             {"question": "q5", "answer": 252.6, "answer_type": "arithmetic", "answer_from": "table", "rel_paragraphs": []},
             {"question": "q6", "answer": ["gadgets"], "answer_type": "span", "answer_from": "table-text", "rel_paragraphs": ["1"]},
+            # whole numbers only: "4" is in "44.1" and "$ 1,496.5" alone; "1,496" is no answer in "1,496.5"
+            {"question": "q7", "answer": ["4"], "answer_type": "span", "answer_from": "table-text", "rel_paragraphs": ["2"]},
+            {"question": "q8", "answer": ["1,496"], "answer_type": "span", "answer_from": "table", "rel_paragraphs": []},
         ],
     }
     rows_text, rows = tatqa.convert([context, context], "rows", "t")
@@ -274,9 +277,11 @@ def test_tatqa_becomes_retrieval_data_with_each_answers_spans_in_either_layout()
     pipe_text, pipe = tatqa.convert([context], "pipe", "t")
     assert pipe_text.startswith("|  | 2019 | 2018 |\n| --- | --- | --- |\n| Sales | $ 1,496.5 | $1,202.9 |\n|  |  |  |\n")
     assert pipe_text.endswith(" |\n\nWe sell widgets.\n\nSales rose in 2019.")
-    for text, found in ((rows_text, rows), (pipe_text, pipe)):
+    for text, found, contexts in ((rows_text, rows, 2), (pipe_text, pipe, 1)):
         got = [(r["question"], [text[x["start_index"] : x["end_index"]] for x in json.loads(r["references"])]) for r in found]
-        assert got[:3] == [("q1", ["widgets"]), ("q2", ["$ 1,496.5", "44.1"]), ("q4", ["2019"])]  # q3: "2019" twice in the table
+        # q3: "2019" twice in the table; q7, q8: no whole number "4" or "1,496"
+        assert got[:3] == [("q1", ["widgets"]), ("q2", ["$ 1,496.5", "44.1"]), ("q4", ["2019"])]
+        assert [r["question"] for r in found] == ["q1", "q2", "q4"] * contexts
     assert json.loads(rows[3]["references"])[0]["start_index"] > len(one)  # the second context's own span
     # a table follows the last paragraph that leads in to it (one ending in a colon)
     lead_in = {**context, "paragraphs": [*context["paragraphs"], {"order": 3, "text": "By segment:"}, {"order": 4, "text": "After."}]}
@@ -289,10 +294,14 @@ def test_tatqa_becomes_retrieval_data_with_each_answers_spans_in_either_layout()
     for layout in tatqa.LAYOUTS:  # the committed folders load, with every reference in place
         folder = retrieval.ROOT / "bench" / "retrieval-data" / "tatqa" / layout
         corpora, questions = retrieval.load_data(folder)
-        assert list(corpora) == [f"tatqa_{layout}"] and len(questions) == 845
+        assert list(corpora) == [f"tatqa_{layout}"] and len(questions) == 814
         with open(folder / "questions.csv", encoding="utf-8", newline="") as f:
             for row, (_, cid, refs) in zip(csv.DictReader(f), questions):
                 assert [corpora[cid][a:b] for a, b in refs] == [r["content"] for r in json.loads(row["references"])]
+                text = corpora[cid]
+                for a, b in refs:  # whole words and numbers: no reference starts or ends inside one
+                    assert not (text[a - 1 : a] + text[a : a + 1]).isalnum() or a == 0, text[a - 5 : b + 5]
+                    assert not (text[b - 1 : b] + text[b : b + 1]).isalnum(), text[a - 5 : b + 5]
 
 
 def test_averaged_rows_take_each_measure_and_each_questions_mean():
