@@ -247,6 +247,7 @@ def evaluate(pieces: list[Piece], questions, q_vectors, cache, starts, enc) -> d
         "mean_tokens": float(np.mean(tokens)),
         "mid_sentence": mid / total if total else 0.0,
         "mid_sentence_overlap": mid_o / total_o if total_o else None,
+        "after_first": total,  # (the chunks mid_sentence is a share of: each corpus's after its first)
         "with_overlap": total_o,
         "per_question": {"recall": recall, "iou": iou, "omega": omega, "retrieved": retrieved},
     }
@@ -276,14 +277,14 @@ def averaged(rows: list[dict]) -> dict:
         if key in _SHARE_OF:  # a share of the chunks (with overlap): of all the runs' chunks together
             weights = [r[_SHARE_OF[key]] for r in rows]
             out[key] = None if not sum(weights) else float(np.average([r[key] or 0.0 for r in rows], weights=weights))
-        elif key in ("chunks", "with_overlap"):
+        elif key in ("chunks", "after_first", "with_overlap"):
             out[key] = round(float(np.mean([r[key] for r in rows])))
         else:
             out[key] = float(np.mean([r[key] for r in rows]))
     return out
 
 
-_SHARE_OF = {"mid_sentence": "chunks", "mid_sentence_overlap": "with_overlap"}
+_SHARE_OF = {"mid_sentence": "after_first", "mid_sentence_overlap": "with_overlap"}
 
 
 MEASURES = ("recall", "iou", "omega")  # the per-question measures the paired and per-corpus tables show
@@ -352,6 +353,15 @@ def main(argv=None) -> int:
         name, _, value = item.partition("=")
         options[name] = int(value) if value.lstrip("-").isdigit() else value
 
+    if args.nearby < 0:
+        ap.error("--nearby must be 0 or more")
+
+    def check_nearby(settings) -> None:
+        """Every size less 2N must still hold more than its overlap (found before, not hours into a run)."""
+        for size, overlap in settings:
+            if size - 2 * args.nearby <= max(overlap, 0):
+                ap.error(f"--nearby {args.nearby}: {size}/{overlap} would be measured at {size - 2 * args.nearby}, no more than its overlap")
+
     def measure(chunker, size: int, overlap: int) -> dict:
         """chunker(corpus_id, text, size, overlap) -> pieces, evaluated at the size (or its --nearby sizes)."""
         sizes = [size + k * args.nearby for k in NEARBY_STEPS] if args.nearby else [size]
@@ -360,7 +370,8 @@ def main(argv=None) -> int:
 
     if args.leave_one_out:
         settings = parse_settings(args.settings) if "--settings" in (argv or sys.argv) else list(LOO_SETTINGS)
-        table = leave_one_out(questions, settings, measure)
+        check_nearby(settings)
+        table = leave_one_out(questions, settings, measure, nearby=args.nearby)
         print(table)
         out = pathlib.Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -387,6 +398,7 @@ def main(argv=None) -> int:
             runs.append((f"chunkwise {strategy}", size, overlap,
                          lambda cid, t, s, o, st=strategy: chunkwise_pieces(cid, t, s, o, st, **options)))
 
+    check_nearby([(size, overlap) for _, size, overlap, _ in runs])
     rows = []
     for name, size, overlap, fn in runs:
         t0 = time.perf_counter()
@@ -469,7 +481,7 @@ def loo_score(row: dict, base: dict, mask) -> tuple[float, float, float]:
     return 100 * min(recall, iou), 100 * (mean(row, "recall") - mean(base, "recall")), 100 * (mean(row, "iou") - mean(base, "iou"))
 
 
-def leave_one_out(questions, settings, measure, rules=None) -> str:
+def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0) -> str:
     """For each corpus: the rule with the best mean loo_score over `settings` on the
     other corpora's questions, and its scores on this corpus's. The retrieval is pooled
     as ever (the held-out corpus's chunks are in the pool, as distractors only).
@@ -492,7 +504,9 @@ def leave_one_out(questions, settings, measure, rules=None) -> str:
     names = ", ".join(f"{s}/{o}" for s, o in settings)
     lines = [f"Leave one corpus out: smart's rule picked on the other corpora, reported on the one left out, at {names}."
              " Score: the mean over the settings of min(relative change of recall, of IoU) against recursive, in %;"
-             " Δ recall and Δ IoU in points (means over the settings).", "",
+             " Δ recall and Δ IoU in points (means over the settings)."
+             + (f" Each setting: the mean of the runs at its size S-{2 * nearby}..S+{2 * nearby} (--nearby {nearby})." if nearby else ""),
+             "",
              "| rule | constants | " + " | ".join(f"{c} (score / Δ recall / Δ IoU)" for c in dict.fromkeys(ids))
              + " | all (score / Δ recall / Δ IoU) |", "|---|---|" + "---|" * (len(set(ids)) + 1)]
     for name, (_, constants) in rules.items():

@@ -306,16 +306,17 @@ def test_tatqa_becomes_retrieval_data_with_each_answers_spans_in_either_layout()
 
 def test_averaged_rows_take_each_measure_and_each_questions_mean():
     def row(recall, iou, chunks, mid, with_overlap, mid_overlap):
-        return {**_row("chunkwise smart", 200, 0, recall, iou, [0.3, 0.3]), "chunks": chunks, "mid_sentence": mid,
-                "with_overlap": with_overlap, "mid_sentence_overlap": mid_overlap}
+        return {**_row("chunkwise smart", 200, 0, recall, iou, [0.3, 0.3]), "chunks": chunks, "after_first": chunks - 1,
+                "mid_sentence": mid, "with_overlap": with_overlap, "mid_sentence_overlap": mid_overlap}
 
     a, b = row([0.5, 1.0], [0.1, 0.2], 10, 0.0, 0, None), row([1.0, 0.0], [0.3, 0.2], 13, 0.5, 2, 1.0)
     averaged = retrieval.averaged([a, b])
     assert averaged["per_question"]["recall"] == [0.75, 0.5]
     assert averaged["per_question"]["iou"] == pytest.approx([0.2, 0.2])
     assert averaged["chunks"] == 12 and averaged["with_overlap"] == 1  # (11.5 rounds to even)
-    # shares are of all the runs' chunks: 2 of 2 chunks with overlap, not the mean of "none" and 100%
-    assert averaged["mid_sentence"] == pytest.approx(6.5 / 23) and averaged["mid_sentence_overlap"] == 1.0
+    # shares are of all the runs' chunks together: 6 of the 9 + 12 after the first, and
+    # 2 of 2 chunks with overlap (not the mean of "none" and 100%)
+    assert averaged["mid_sentence"] == pytest.approx(6 / 21) and averaged["mid_sentence_overlap"] == 1.0
     assert retrieval.averaged([a, a])["mid_sentence_overlap"] is None
     assert (averaged["chunker"], averaged["size"]) == ("chunkwise smart", 200)
 
@@ -344,10 +345,12 @@ def test_nearby_reports_the_mean_of_the_five_sizes_around_each_setting(tmp_path,
         assert retrieval.main(["--strategies", "smart", "--langchain", "recursive", "--out", str(out), *args]) == 0
         return json.loads((out / "retrieval.json").read_text(encoding="utf-8"))["rows"]
 
+    with pytest.raises(SystemExit):  # 60 - 2 * 30 leaves no size: refused before anything is measured
+        rows("--settings", "60/0", "--nearby", "30")
     single = [r for r in rows("--settings", "40/0,50/0,60/0,70/0,80/0") if r["chunker"] == "chunkwise smart"]
     nearby = next(r for r in rows("--settings", "60/0", "--nearby", "10") if r["chunker"] == "chunkwise smart")
     assert [r["size"] for r in single] == [40, 50, 60, 70, 80] and nearby["size"] == 60
     assert len({r["chunks"] for r in single}) > 1  # the sizes differ in their cuts
-    for measure in ("recall", "iou", "omega", "mean_tokens"):
+    for measure in ("iou", "omega", "mean_tokens"):  # (recall is 100 at every size here)
         assert nearby[measure] == pytest.approx(np.mean([r[measure] for r in single]))
     assert nearby["chunks"] == round(np.mean([r["chunks"] for r in single]))
