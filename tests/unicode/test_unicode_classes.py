@@ -280,6 +280,9 @@ def test_as_known_gives_the_same_text_once_it_stops_reading_characters_one_by_on
     other = "Ꙁꙁ Ꚁꚁ ᏀᏁᏂ " * 100 + "\U0001F9A0"
     assert fast.apply(other) is other and asked == ["\U0001F9A0"]
     assert fast.apply(other + NEW) == one_by_one.apply(other + NEW) != other + NEW
+    for count in (classes._FEW - 1, classes._FEW, classes._FEW + 1, 3 * classes._FEW):  # asked alone, then as a set
+        many = "a🙂" * count + NEW
+        assert fast.apply(many) == one_by_one.apply(many) != many
     # a text of many such characters (flags, above U+FFFF) is read as a set, not listed
     import tracemalloc
 
