@@ -501,8 +501,11 @@ def _interrupted(tmp_path, output: str, *args):
     docs = corpus_docs() * 150  # about 30 MB
     write_jsonl(tmp_path / "docs.jsonl", [dict(d, id=f"{d['id']}-{i}") for i, d in enumerate(docs)])
     partial = tmp_path / (output + ".incomplete")
+    # (as a terminal starts it: a suite run in the background, `./dev test &`, ignores SIGINT,
+    # and its children would inherit that and never see the Ctrl-C)
     proc = subprocess.Popen([sys.executable, "-m", "chunkwise", str(tmp_path / "docs.jsonl"), "-o", str(tmp_path / output),
-                             *SETTINGS, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                             *SETTINGS, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not (partial.exists() and partial.stat().st_size > (0 if output.endswith(".jsonl") else 4)):
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
