@@ -73,7 +73,7 @@ def convert(contexts: list[dict], layout: str, corpus_id: str) -> tuple[str, lis
                 for place in places:
                     if place in spans:
                         lo, hi = spans[place]
-                        found += [lo + at for at in _occurrences(text, answer, lo, hi)]
+                        found += [lo + k for k in _occurrences(text, answer, lo, hi)]
                 if not answer or len(found) != 1:
                     break
                 references.append({"content": answer, "start_index": found[0], "end_index": found[0] + len(answer)})

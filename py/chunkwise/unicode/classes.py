@@ -106,6 +106,9 @@ def _pinned_words() -> list[int]:
     return [b for start, end, k in zip(STARTS, ends, KINDS) if k in "ulon" for b in (start, end)]
 
 
+_FEW = 64  # characters of to_read in a text that are looked at one by one; past that, set(text)
+
+
 class StandIns:
     """text with each character whose re classes the running Python answers otherwise
     than a pinned table (\\w, as str.isalnum; \\d, as str.isdecimal, where asked) replaced
@@ -162,9 +165,6 @@ class StandIns:
         bmp = "".join(f"{re.escape(chr(lo))}-{re.escape(chr(min(hi, 0x10000) - 1))}"
                       for b in differ for lo, hi in zip(b[::2], b[1::2]) if lo < 0x10000)
         return re.compile(f"[{bmp}\U00010000-\U0010FFFF]")
-
-
-_FEW = 64  # characters of to_read in a text that are looked at one by one; past that, set(text)
 
 
 def _odd(*boundaries: list[int]) -> list[int]:
