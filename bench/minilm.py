@@ -148,10 +148,16 @@ class EmbeddingCache:
         self._model = None
         self.vectors: dict[str, np.ndarray] = {}
         self.computed = 0
+        self._seen = None  # the file as last read or written here: save() reads it again only if changed
         if path.exists():
             with np.load(path) as data:
                 for key, row in zip(data["keys"], data["vectors"]):
                     self.vectors[str(key)] = row
+            self._seen = self._signature()
+
+    def _signature(self):
+        stat = os.stat(self.path)
+        return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
     @staticmethod
     def key(text: str) -> str:
@@ -181,7 +187,7 @@ class EmbeddingCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path.with_name(self.path.name + ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if self.path.exists():
+            if self.path.exists() and self._signature() != self._seen:  # (another run saved since)
                 with np.load(self.path) as data:
                     keys = [str(key) for key in data["keys"]]
                     new = [i for i, key in enumerate(keys) if key not in self.vectors]
@@ -192,3 +198,4 @@ class EmbeddingCache:
             tmp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp.npz")
             np.savez(tmp, keys=np.array(keys), vectors=np.stack([self.vectors[k] for k in keys]))
             os.replace(tmp, self.path)
+            self._seen = self._signature()
