@@ -276,7 +276,7 @@ def averaged(rows: list[dict]) -> dict:
             continue
         if key in _SHARE_OF:  # a share of the chunks (with overlap): of all the runs' chunks together
             weights = [r[_SHARE_OF[key]] for r in rows]
-            out[key] = None if not sum(weights) else float(np.average([r[key] or 0.0 for r in rows], weights=weights))
+            out[key] = value if not sum(weights) else float(np.average([r[key] or 0.0 for r in rows], weights=weights))
         elif key in ("chunks", "after_first", "with_overlap"):
             out[key] = round(float(np.mean([r[key] for r in rows])))
         else:
@@ -365,8 +365,9 @@ def main(argv=None) -> int:
     def measure(chunker, size: int, overlap: int) -> dict:
         """chunker(corpus_id, text, size, overlap) -> pieces, evaluated at the size (or its --nearby sizes)."""
         sizes = [size + k * args.nearby for k in NEARBY_STEPS] if args.nearby else [size]
-        return averaged([evaluate([p for cid, text in corpora.items() for p in chunker(cid, text, s, overlap)],
-                                  questions, q_vectors, cache, starts, enc) for s in sizes])
+        rows = [evaluate([p for cid, text in corpora.items() for p in chunker(cid, text, s, overlap)],
+                         questions, q_vectors, cache, starts, enc) for s in sizes]
+        return rows[0] if len(rows) == 1 else averaged(rows)
 
     if args.leave_one_out:
         settings = parse_settings(args.settings) if "--settings" in (argv or sys.argv) else list(LOO_SETTINGS)
