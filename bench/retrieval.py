@@ -4,13 +4,14 @@ public data, with the metrics and embedding model of Smith & Troynikov,
 "Evaluating Chunking Strategies for Retrieval" (Chroma, 2024).
 
     ./dev bench retrieval [--strategies smart,sentences] [--settings 200/0,250/32] [--langchain recursive] [--nearby 10]
-                          [--no-langchain]
+                          [--no-langchain] [--judge bm25]
 
 Data: the corpora and questions in ROOT/../shared/retrieval-eval (from a git
 worktree, beside its main checkout), or in the folder CHUNKWISE_RETRIEVAL_DATA
 names. All chunks of all corpora form one pool; each question retrieves its top
 k = 5 by cosine similarity of all-MiniLM-L6-v2 embeddings (bench/minilm.py,
-cached in .cache/). In the same run LangChain's RecursiveCharacterTextSplitter
+cached in .cache/), or with --judge bm25 by BM25 over stemmed words (bench/judges.py:
+a retriever without MiniLM's 256-piece window). In the same run LangChain's RecursiveCharacterTextSplitter
 (at its published settings and at each of --settings) and TokenTextSplitter
 (cl100k length) are measured beside chunkwise, and the published rows are
 printed with them. Each row is also broken down by the question's corpus (the
@@ -34,6 +35,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import minilm  # noqa: E402  (sets the thread and offline settings before numpy loads)
+import judges  # noqa: E402
 import numpy as np  # noqa: E402
 import spans  # noqa: E402
 
@@ -221,9 +223,9 @@ def mid_sentence(pieces: list[Piece], starts: dict) -> tuple[int, int, int, int]
     return mid, total, mid_o, total_o
 
 
-def evaluate(pieces: list[Piece], questions, q_vectors, cache, starts, enc) -> dict:
-    vectors = cache.embed([p.text for p in pieces])
-    top = np.argsort(-(q_vectors @ vectors.T), axis=1, kind="stable")[:, :K]
+def evaluate(pieces: list[Piece], questions, judge, starts, enc) -> dict:
+    """The pieces' scores when judge (judges.py) retrieves each question's top K from them."""
+    top = judge.top([p.text for p in pieces], K)
     by_corpus: dict[str, list[tuple[int, int]]] = {}
     for p in pieces:
         by_corpus.setdefault(p.corpus, []).append((p.start, p.end))
@@ -331,6 +333,8 @@ def main(argv=None) -> int:
     ap.add_argument("--leave-one-out", action="store_true",
                     help="pick smart's rule (RULES) on all corpora but one, report it on that one, for each corpus"
                     f" (at --settings, default here {','.join(f'{s}/{o}' for s, o in LOO_SETTINGS)})")
+    ap.add_argument("--judge", choices=judges.JUDGES, default=judges.JUDGES[0],
+                    help="the retriever that ranks the chunks: MiniLM embeddings (the published benchmark's) or BM25")
     ap.add_argument("--nearby", type=int, default=0, metavar="N",
                     help="measure every row at the sizes S-2N..S+2N (step N) and report their mean (5x the runs)")
     args = ap.parse_args(argv)
@@ -343,8 +347,7 @@ def main(argv=None) -> int:
             raise SystemExit(f"{folder}: a corpus of that name is already loaded: {', '.join(sorted(more.keys() & corpora.keys()))}")
         corpora.update(more)
         questions += asked
-    cache = minilm.EmbeddingCache(ROOT / ".cache" / "minilm-embeddings.npz")
-    q_vectors = cache.embed([q for q, _, _ in questions])
+    judge = judges.judge(args.judge, [q for q, _, _ in questions], ROOT / ".cache" / "minilm-embeddings.npz")
     # the one judge of a sentence start (chunkwise.Document.starts_sentence), for every chunker alike
     starts = {cid: chunkwise.Document(text).starts_sentence for cid, text in corpora.items()}
     enc = cl100k()
@@ -366,18 +369,18 @@ def main(argv=None) -> int:
         """chunker(corpus_id, text, size, overlap) -> pieces, evaluated at the size (or its --nearby sizes)."""
         sizes = [size + k * args.nearby for k in NEARBY_STEPS] if args.nearby else [size]
         rows = [evaluate([p for cid, text in corpora.items() for p in chunker(cid, text, s, overlap)],
-                         questions, q_vectors, cache, starts, enc) for s in sizes]
+                         questions, judge, starts, enc) for s in sizes]
         return rows[0] if len(rows) == 1 else averaged(rows)
 
     if args.leave_one_out:
         settings = parse_settings(args.settings) if "--settings" in (argv or sys.argv) else list(LOO_SETTINGS)
         check_nearby(settings)
-        table = leave_one_out(questions, settings, measure, nearby=args.nearby)
+        table = leave_one_out(questions, settings, measure, nearby=args.nearby, judge_name=judge.name)
         print(table)
         out = pathlib.Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
         (out / "retrieval-loo.md").write_text(table, encoding="utf-8")
-        print(f"({time.perf_counter() - started:.0f} s; {cache.computed} texts embedded; written to {out}/retrieval-loo.md)",
+        print(f"({time.perf_counter() - started:.0f} s; {judge.progress()}; written to {out}/retrieval-loo.md)",
               file=sys.stderr)
         return 0
 
@@ -406,27 +409,26 @@ def main(argv=None) -> int:
         row = {"chunker": name, "size": size, "overlap": overlap, **measure(fn, size, overlap)}
         rows.append(row)
         print(f"  {name} {size}/{overlap}: IoU {row['iou']:.1f}, Ω {row['omega']:.1f}"
-              f" ({time.perf_counter() - t0:.0f} s, {cache.computed} embedded so far)", file=sys.stderr, flush=True)
+              f" ({time.perf_counter() - t0:.0f} s, {judge.progress()} so far)", file=sys.stderr, flush=True)
 
     corpus_ids = [cid for _, cid, _ in questions]
     for row in rows:
         row["by_corpus"] = corpus_means(row, corpus_ids)
-    table = render(rows, options, corpus_ids, args.nearby)
+    table = render(rows, options, corpus_ids, args.nearby, judge.name)
     print(table)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "retrieval.md").write_text(table, encoding="utf-8")
     summary = [{k: v for k, v in r.items() if k != "per_question"} for r in rows]
-    (out / "retrieval.json").write_text(json.dumps({"options": options, "nearby": args.nearby, "rows": summary}, indent=1),
+    (out / "retrieval.json").write_text(json.dumps({"judge": args.judge, "options": options, "nearby": args.nearby, "rows": summary}, indent=1),
                                         encoding="utf-8")
-    print(f"({time.perf_counter() - started:.0f} s; {cache.computed} texts embedded, the rest from the cache;"
-          f" written to {out}/retrieval.md)", file=sys.stderr)
+    print(f"({time.perf_counter() - started:.0f} s; {judge.progress()}; written to {out}/retrieval.md)", file=sys.stderr)
     return 0
 
 
-def render(rows, options, corpus_ids: list[str], nearby: int = 0) -> str:
+def render(rows, options, corpus_ids: list[str], nearby: int = 0, judge_name: str = judges.MiniLMJudge.name) -> str:
     lines = [
-        f"Retrieval on {', '.join(dict.fromkeys(corpus_ids))} ({len(corpus_ids)} questions), all-MiniLM-L6-v2, k = {K}."
+        f"Retrieval on {', '.join(dict.fromkeys(corpus_ids))} ({len(corpus_ids)} questions), {judge_name}, k = {K}."
         + (f" chunkwise options: {options}." if options else "")
         + (f" Each row: the mean of the runs at the sizes S-{2 * nearby}, S-{nearby}, S, S+{nearby},"
            f" S+{2 * nearby} of its size S (--nearby {nearby})." if nearby else ""),
@@ -452,7 +454,7 @@ def render(rows, options, corpus_ids: list[str], nearby: int = 0) -> str:
             lines.append(f"| {r['chunker']} | {r['size']}/{r['overlap']} | {base['size']}/{base['overlap']} | "
                          + " | ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in cells) + " |")
     lines += ["", *render_per_corpus(rows, corpus_ids)]
-    lines += ["", "Published (five corpora, same model and k):", "",
+    lines += ["", f"Published (five corpora, {judges.MiniLMJudge.name}, k = {K}):", "",
               "| chunker | size/overlap | recall | precision | IoU | Precision Ω |", "|---|---|---|---|---|---|"]
     for name, setting, *numbers in PUBLISHED:
         lines.append(f"| {name} | {setting} | " + " | ".join(f"{x:.1f}" for x in numbers) + " |")
@@ -482,7 +484,7 @@ def loo_score(row: dict, base: dict, mask) -> tuple[float, float, float]:
     return 100 * min(recall, iou), 100 * (mean(row, "recall") - mean(base, "recall")), 100 * (mean(row, "iou") - mean(base, "iou"))
 
 
-def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0) -> str:
+def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0, judge_name: str = judges.MiniLMJudge.name) -> str:
     """For each corpus: the rule with the best mean loo_score over `settings` on the
     other corpora's questions, and its scores on this corpus's. The retrieval is pooled
     as ever (the held-out corpus's chunks are in the pool, as distractors only).
@@ -503,7 +505,7 @@ def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0) -> 
         return tuple(float(np.mean([p[k] for p in per])) for k in range(3)), per
 
     names = ", ".join(f"{s}/{o}" for s, o in settings)
-    lines = [f"Leave one corpus out: smart's rule picked on the other corpora, reported on the one left out, at {names}."
+    lines = [f"Leave one corpus out ({judge_name}, k = {K}): smart's rule picked on the other corpora, reported on the one left out, at {names}."
              " Score: the mean over the settings of min(relative change of recall, of IoU) against recursive, in %;"
              " Δ recall and Δ IoU in points (means over the settings)."
              + (f" Each setting: the mean of the runs at its size S-{2 * nearby}..S+{2 * nearby} (--nearby {nearby})." if nearby else ""),

@@ -1,6 +1,6 @@
 """The retrieval benchmark's own parts, for real: the report's metrics on small
 hand-made spans, the MiniLM forward pass against the model's published
-similarities, the embedding cache, the LangChain span finding and what the
+similarities, the embedding cache, BM25's ranking, the LangChain span finding and what the
 chunkwise pieces embed."""
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import chunkwise
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
 
+import judges  # noqa: E402
 import minilm  # noqa: E402
 import retrieval  # noqa: E402
 import spans  # noqa: E402
@@ -101,6 +102,42 @@ def test_two_caches_of_one_file_keep_each_others_vectors(tmp_path, model):
     both.embed(["a text of the first run", "a text of the second run"])
     assert both.computed == 0
     assert not list(tmp_path.glob("*.tmp.npz"))  # no temporary file left
+
+
+def test_bm25_ranks_by_stemmed_words_and_weighs_rare_ones_more():
+    judge = judges.BM25Judge(["Where do the cats sleep?", "Which dog barked?", "the of it"])
+    texts = [
+        "The dog barks at the mail carrier every morning.",
+        "A cat sleeps on the warm windowsill all afternoon.",
+        "The weather was mild. The dog is old and the dog is grey.",
+    ]
+    top = judge.top(texts, 2)
+    assert top[0, 0] == 1  # "cats sleep" meets "cat sleeps": stems, not spellings
+    assert set(top[1]) == {0, 2} and top[1, 0] == 0  # "barked" ~ "barks" outweighs "dog" twice in a longer text
+    assert list(judge.top(texts, 3)[2]) == [0, 1, 2]  # stop words only: no score anywhere, the pool's order
+
+
+def test_the_bm25_judge_runs_the_bench_end_to_end(tmp_path, monkeypatch):
+    text = "".join(f"Paragraph {i} tells of the {w} by the river. It has a second sentence too.\n\n"
+                   for i, w in enumerate(["harbour", "mill", "orchard", "bridge", "forge", "library"] * 2))
+    data = tmp_path / "data"
+    (data / "corpora").mkdir(parents=True)
+    (data / "corpora" / "town.md").write_text(text, encoding="utf-8")
+    start = text.index("the forge")
+    with open(data / "questions.csv", "w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["question", "references", "corpus_id"])
+        out.writerow(["What tells of the forge?", json.dumps([{"content": text[start : start + 9], "start_index": start,
+                                                                "end_index": start + 9}]), "town"])
+    monkeypatch.setenv("CHUNKWISE_RETRIEVAL_DATA", str(data))
+    monkeypatch.setattr(retrieval, "ROOT", tmp_path)  # (where an embedding cache would go)
+    assert retrieval.main(["--judge", "bm25", "--strategies", "smart", "--settings", "30/0", "--langchain", "recursive",
+                           "--out", str(tmp_path / "out")]) == 0
+    report = json.loads((tmp_path / "out" / "retrieval.json").read_text(encoding="utf-8"))
+    assert report["judge"] == "bm25"
+    assert all(r["recall"] == 100 for r in report["rows"])  # the one chunk that says "forge" is found by every chunker
+    assert (tmp_path / "out" / "retrieval.md").read_text(encoding="utf-8").startswith("Retrieval on town (1 questions), BM25")
+    assert not (tmp_path / ".cache").exists()  # nothing embedded
 
 
 def test_langchain_spans_are_the_chunks_places():
@@ -220,9 +257,9 @@ def test_each_question_counts_the_characters_it_retrieved(tmp_path, model):
     pieces = [retrieval.Piece("t", 0, 30, text[:30], False), retrieval.Piece("t", 30, 100, text[30:100], False)]
     questions = [("When do cats sleep?", "t", [(0, 30)])]
     cache = minilm.EmbeddingCache(tmp_path / "e.npz", model_factory=lambda: model)
-    q_vectors = cache.embed([q for q, _, _ in questions])
+    judge = judges.MiniLMJudge(cache, [q for q, _, _ in questions])
     starts = {"t": chunkwise.Document(text).starts_sentence}
-    row = retrieval.evaluate(pieces, questions, q_vectors, cache, starts, retrieval.cl100k())
+    row = retrieval.evaluate(pieces, questions, judge, starts, retrieval.cl100k())
     assert row["per_question"]["retrieved"] == [100]
     row.update(chunker="chunkwise smart", size=200, overlap=0)
     line = next(line for line in retrieval.render_per_corpus([row], ["t"]) if line.startswith("| t (1)"))
