@@ -44,6 +44,7 @@ from chunkwise.packing.strategies import STRATEGIES, Balance  # noqa: E402
 from rules import smart_rule  # noqa: E402
 
 K = 5
+MINILM_NAME = judges.MiniLMJudge.name  # the published benchmark's retriever
 # Paired bootstrap over the questions: how sure a difference from the recursive
 # splitter at the same size is (276 questions: recall moves by about 3 points
 # between runs that differ in a few cuts; IoU and Ω, per question, much less).
@@ -333,8 +334,9 @@ def main(argv=None) -> int:
     ap.add_argument("--leave-one-out", action="store_true",
                     help="pick smart's rule (RULES) on all corpora but one, report it on that one, for each corpus"
                     f" (at --settings, default here {','.join(f'{s}/{o}' for s, o in LOO_SETTINGS)})")
-    ap.add_argument("--judge", choices=judges.JUDGES, default=judges.JUDGES[0],
-                    help="the retriever that ranks the chunks: MiniLM embeddings (the published benchmark's) or BM25")
+    ap.add_argument("--judge", default=judges.JUDGES[0], metavar="|".join(judges.JUDGES),
+                    help="the retriever that ranks the chunks: MiniLM embeddings (the published benchmark's) or BM25;"
+                    " with --leave-one-out a comma-separated list, a rule then scoring what the judge least kind to it gives")
     ap.add_argument("--nearby", type=int, default=0, metavar="N",
                     help="measure every row at the sizes S-2N..S+2N (step N) and report their mean (5x the runs)")
     args = ap.parse_args(argv)
@@ -347,7 +349,13 @@ def main(argv=None) -> int:
             raise SystemExit(f"{folder}: a corpus of that name is already loaded: {', '.join(sorted(more.keys() & corpora.keys()))}")
         corpora.update(more)
         questions += asked
-    judge = judges.judge(args.judge, [q for q, _, _ in questions], ROOT / ".cache" / "minilm-embeddings.npz")
+    judge_names = args.judge.split(",")
+    if any(name not in judges.JUDGES for name in judge_names) or len(set(judge_names)) < len(judge_names):
+        ap.error(f"--judge: one or more of {', '.join(judges.JUDGES)}, each once")
+    if len(judge_names) > 1 and not args.leave_one_out:
+        ap.error("--judge: several judges only with --leave-one-out")
+    retrievers = [judges.judge(name, [q for q, _, _ in questions], ROOT / ".cache" / "minilm-embeddings.npz") for name in judge_names]
+    progress = lambda: "; ".join(j.progress() for j in retrievers)  # noqa: E731
     # the one judge of a sentence start (chunkwise.Document.starts_sentence), for every chunker alike
     starts = {cid: chunkwise.Document(text).starts_sentence for cid, text in corpora.items()}
     enc = cl100k()
@@ -365,22 +373,24 @@ def main(argv=None) -> int:
             if size - 2 * args.nearby <= max(overlap, 0):
                 ap.error(f"--nearby {args.nearby}: {size}/{overlap} would be measured at {size - 2 * args.nearby}, no more than its overlap")
 
-    def measure(chunker, size: int, overlap: int) -> dict:
-        """chunker(corpus_id, text, size, overlap) -> pieces, evaluated at the size (or its --nearby sizes)."""
+    def measure(chunker, size: int, overlap: int) -> list[dict]:
+        """chunker(corpus_id, text, size, overlap) -> pieces, evaluated at the size (or its --nearby sizes):
+        a row per judge, of the same pieces."""
         sizes = [size + k * args.nearby for k in NEARBY_STEPS] if args.nearby else [size]
-        rows = [evaluate([p for cid, text in corpora.items() for p in chunker(cid, text, s, overlap)],
-                         questions, judge, starts, enc) for s in sizes]
-        return rows[0] if len(rows) == 1 else averaged(rows)
+        pieces = [[p for cid, text in corpora.items() for p in chunker(cid, text, s, overlap)] for s in sizes]
+        rows = [[evaluate(ps, questions, judge, starts, enc) for ps in pieces] for judge in retrievers]
+        return [runs[0] if len(runs) == 1 else averaged(runs) for runs in rows]
 
     if args.leave_one_out:
         settings = parse_settings(args.settings) if "--settings" in (argv or sys.argv) else list(LOO_SETTINGS)
         check_nearby(settings)
-        table = leave_one_out(questions, settings, measure, nearby=args.nearby, judge_name=judge.name)
+        table = leave_one_out(questions, settings, measure, nearby=args.nearby,
+                              judged_by={name: j.name for name, j in zip(judge_names, retrievers)})
         print(table)
         out = pathlib.Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
         (out / "retrieval-loo.md").write_text(table, encoding="utf-8")
-        print(f"({time.perf_counter() - started:.0f} s; {judge.progress()}; written to {out}/retrieval-loo.md)",
+        print(f"({time.perf_counter() - started:.0f} s; {progress()}; written to {out}/retrieval-loo.md)",
               file=sys.stderr)
         return 0
 
@@ -406,15 +416,15 @@ def main(argv=None) -> int:
     rows = []
     for name, size, overlap, fn in runs:
         t0 = time.perf_counter()
-        row = {"chunker": name, "size": size, "overlap": overlap, **measure(fn, size, overlap)}
+        row = {"chunker": name, "size": size, "overlap": overlap, **measure(fn, size, overlap)[0]}
         rows.append(row)
         print(f"  {name} {size}/{overlap}: IoU {row['iou']:.1f}, Ω {row['omega']:.1f}"
-              f" ({time.perf_counter() - t0:.0f} s, {judge.progress()} so far)", file=sys.stderr, flush=True)
+              f" ({time.perf_counter() - t0:.0f} s, {progress()} so far)", file=sys.stderr, flush=True)
 
     corpus_ids = [cid for _, cid, _ in questions]
     for row in rows:
         row["by_corpus"] = corpus_means(row, corpus_ids)
-    table = render(rows, options, corpus_ids, args.nearby, judge.name)
+    table = render(rows, options, corpus_ids, args.nearby, retrievers[0].name)
     print(table)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -422,11 +432,11 @@ def main(argv=None) -> int:
     summary = [{k: v for k, v in r.items() if k != "per_question"} for r in rows]
     (out / "retrieval.json").write_text(json.dumps({"judge": args.judge, "options": options, "nearby": args.nearby, "rows": summary}, indent=1),
                                         encoding="utf-8")
-    print(f"({time.perf_counter() - started:.0f} s; {judge.progress()}; written to {out}/retrieval.md)", file=sys.stderr)
+    print(f"({time.perf_counter() - started:.0f} s; {progress()}; written to {out}/retrieval.md)", file=sys.stderr)
     return 0
 
 
-def render(rows, options, corpus_ids: list[str], nearby: int = 0, judge_name: str = judges.MiniLMJudge.name) -> str:
+def render(rows, options, corpus_ids: list[str], nearby: int = 0, judge_name: str = MINILM_NAME) -> str:
     lines = [
         f"Retrieval on {', '.join(dict.fromkeys(corpus_ids))} ({len(corpus_ids)} questions), {judge_name}, k = {K}."
         + (f" chunkwise options: {options}." if options else "")
@@ -454,7 +464,7 @@ def render(rows, options, corpus_ids: list[str], nearby: int = 0, judge_name: st
             lines.append(f"| {r['chunker']} | {r['size']}/{r['overlap']} | {base['size']}/{base['overlap']} | "
                          + " | ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in cells) + " |")
     lines += ["", *render_per_corpus(rows, corpus_ids)]
-    lines += ["", f"Published (five corpora, {judges.MiniLMJudge.name}, k = {K}):", "",
+    lines += ["", f"Published (five corpora, {MINILM_NAME}, k = {K}):", "",
               "| chunker | size/overlap | recall | precision | IoU | Precision Ω |", "|---|---|---|---|---|---|"]
     for name, setting, *numbers in PUBLISHED:
         lines.append(f"| {name} | {setting} | " + " | ".join(f"{x:.1f}" for x in numbers) + " |")
@@ -484,12 +494,16 @@ def loo_score(row: dict, base: dict, mask) -> tuple[float, float, float]:
     return 100 * min(recall, iou), 100 * (mean(row, "recall") - mean(base, "recall")), 100 * (mean(row, "iou") - mean(base, "iou"))
 
 
-def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0, judge_name: str = judges.MiniLMJudge.name) -> str:
+def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0, judged_by: dict[str, str] | None = None) -> str:
     """For each corpus: the rule with the best mean loo_score over `settings` on the
     other corpora's questions, and its scores on this corpus's. The retrieval is pooled
-    as ever (the held-out corpus's chunks are in the pool, as distractors only).
-    measure(chunker, size, overlap) -> row, chunker(corpus_id, text, size, overlap) -> pieces."""
+    as ever (the held-out corpus's chunks are in the pool, as distractors only). With
+    several judges a rule's score is the least of theirs: a rule must hold for each
+    retriever, not for one. measure(chunker, size, overlap) -> a row per judge,
+    chunker(corpus_id, text, size, overlap) -> pieces; judged_by: {short name: full name} of the judges."""
     rules = RULES if rules is None else rules
+    judged_by = judged_by or {"minilm": MINILM_NAME}
+    judge_names = list(judged_by)
     ids = np.asarray([cid for _, cid, _ in questions])
     base = {st: measure(recursive_pieces, *st) for st in settings}
     rows = {}
@@ -497,32 +511,52 @@ def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0, jud
     for name, (balance, _) in rules.items():
         with smart_rule(balance):
             rows[name] = {st: measure(smart, *st) for st in settings}
-        print(f"  {name}: " + ", ".join(f"{s}/{o} recall {r['recall']:.1f} IoU {r['iou']:.1f}"
-                                       for (s, o), r in rows[name].items()), file=sys.stderr, flush=True)
+        both = lambda by_judge, m: "/".join(f"{r[m]:.1f}" for r in by_judge)  # noqa: E731
+        print(f"  {name}: " + ", ".join(f"{s}/{o} recall {both(by_judge, 'recall')} IoU {both(by_judge, 'iou')}"
+                                       for (s, o), by_judge in rows[name].items()), file=sys.stderr, flush=True)
 
-    def score(name, mask):
-        per = [loo_score(rows[name][st], base[st], mask) for st in settings]
-        return tuple(float(np.mean([p[k] for p in per])) for k in range(3)), per
+    def judged(name, mask):
+        """Per judge: ((score, Δ recall, Δ IoU) averaged over the settings, the same per setting)."""
+        out = []
+        for j in range(len(judge_names)):
+            per = [loo_score(rows[name][st][j], base[st][j], mask) for st in settings]
+            out.append((tuple(float(np.mean([p[k] for p in per])) for k in range(3)), per))
+        return out
+
+    def score(name, mask) -> float:
+        return min(means[0] for means, _ in judged(name, mask))
+
+    def cell(name, mask) -> str:
+        by_judge = judged(name, mask)
+        if len(by_judge) == 1:
+            return "{:+.1f} / {:+.1f} / {:+.1f}".format(*by_judge[0][0])
+        return f"{score(name, mask):+.1f} (" + " / ".join(f"{means[0]:+.1f}" for means, _ in by_judge) + ")"
 
     names = ", ".join(f"{s}/{o}" for s, o in settings)
-    lines = [f"Leave one corpus out ({judge_name}, k = {K}): smart's rule picked on the other corpora, reported on the one left out, at {names}."
+    several = len(judge_names) > 1
+    what = f"least score ({' / '.join(judge_names)})" if several else "score / Δ recall / Δ IoU"
+    lines = [f"Leave one corpus out ({', '.join(f'{k}: {v}' if several else v for k, v in judged_by.items())}; k = {K}):"
+             " smart's rule picked on the other corpora, reported on"
+             f" the one left out, at {names}."
              " Score: the mean over the settings of min(relative change of recall, of IoU) against recursive, in %;"
              " Δ recall and Δ IoU in points (means over the settings)."
+             + (" With several judges a rule scores the least of the judges' scores." if several else "")
              + (f" Each setting: the mean of the runs at its size S-{2 * nearby}..S+{2 * nearby} (--nearby {nearby})." if nearby else ""),
              "",
-             "| rule | constants | " + " | ".join(f"{c} (score / Δ recall / Δ IoU)" for c in dict.fromkeys(ids))
-             + " | all (score / Δ recall / Δ IoU) |", "|---|---|" + "---|" * (len(set(ids)) + 1)]
+             "| rule | constants | " + " | ".join(f"{c} ({what})" for c in dict.fromkeys(ids))
+             + f" | all ({what}) |", "|---|---|" + "---|" * (len(set(ids)) + 1)]
     for name, (_, constants) in rules.items():
-        cells = [score(name, ids == cid)[0] for cid in dict.fromkeys(ids)] + [score(name, ids == ids)[0]]
-        lines.append(f"| {name} | {constants} | " + " | ".join(f"{a:+.1f} / {b:+.1f} / {c:+.1f}" for a, b, c in cells) + " |")
+        cells = [cell(name, ids == cid) for cid in dict.fromkeys(ids)] + [cell(name, ids == ids)]
+        lines.append(f"| {name} | {constants} | " + " | ".join(cells) + " |")
     lines += ["", "| held out | picked on the others (their score) | held-out score | held-out Δ recall / Δ IoU per setting |",
               "|---|---|---|---|"]
     for cid in dict.fromkeys(ids):
         # the best score on the other corpora; fewer constants first on a tie
-        pick = max(rules, key=lambda n: (round(score(n, ids != cid)[0][0], 1), -rules[n][1]))
-        (held, _, _), per = score(pick, ids == cid)
-        lines.append(f"| {cid} | {pick} ({score(pick, ids != cid)[0][0]:+.1f}) | {held:+.1f} | "
-                     + ", ".join(f"{s}/{o}: {p[1]:+.1f} / {p[2]:+.1f}" for (s, o), p in zip(settings, per)) + " |")
+        pick = max(rules, key=lambda n: (round(score(n, ids != cid), 1), -rules[n][1]))
+        deltas = "; ".join((f"{judge}: " if several else "") + ", ".join(f"{s}/{o}: {p[1]:+.1f} / {p[2]:+.1f}"
+                                                                          for (s, o), p in zip(settings, per))
+                           for judge, (_, per) in zip(judge_names, judged(pick, ids == cid)))
+        lines.append(f"| {cid} | {pick} ({score(pick, ids != cid):+.1f}) | {cell(pick, ids == cid)} | {deltas} |")
     return "\n".join(lines) + "\n"
 
 

@@ -140,6 +140,59 @@ def test_the_bm25_judge_runs_the_bench_end_to_end(tmp_path, monkeypatch):
     assert not (tmp_path / ".cache").exists()  # nothing embedded
 
 
+def test_leave_one_out_with_two_judges_picks_the_rule_whose_least_judge_scores_best():
+    # two corpora of two questions; recursive: recall 0.5, IoU 0.1 everywhere. MiniLM scores
+    # aim 0.55 +20% and aim 0.75 +10%; BM25 scores them -10% and 0%: alone MiniLM picks 0.55,
+    # together 0.75 (the worse of its judges beats the worse of 0.55's)
+    questions = [("q", cid, []) for cid in ("a", "a", "b", "b")]
+    row = lambda recall, iou: {"recall": recall, "iou": iou,  # noqa: E731
+                               "per_question": {"recall": [recall] * 4, "iou": [iou] * 4}}
+    judged = {0.55: [row(0.6, 0.12), row(0.45, 0.12)], 0.75: [row(0.55, 0.11), row(0.5, 0.11)]}
+
+    def measure(chunker, size, overlap, judges=(0, 1)):
+        if chunker is retrieval.recursive_pieces:
+            return [row(0.5, 0.1) for _ in judges]
+        return [judged[chunkwise.packing.strategies.SPECS["smart"].balance.aim_fill][j] for j in judges]
+
+    rules = {name: retrieval.RULES[name] for name in ("strongest first, aim 0.55", "strongest first, aim 0.75")}
+    both = retrieval.leave_one_out(questions, [(200, 0)], measure, rules, judged_by={"minilm": "MiniLM", "bm25": "BM25"})
+    assert "| strongest first, aim 0.55 | 2 | -10.0 (+20.0 / -10.0) | -10.0 (+20.0 / -10.0) | -10.0 (+20.0 / -10.0) |" in both
+    assert "| strongest first, aim 0.75 | 2 | +0.0 (+10.0 / +0.0) |" in both
+    assert "| a | strongest first, aim 0.75 (+0.0) | +0.0 (+10.0 / +0.0) | minilm: 200/0: +5.0 / +1.0; bm25: 200/0: +0.0 / +1.0 |" in both
+    alone = retrieval.leave_one_out(questions, [(200, 0)], lambda c, s, o: measure(c, s, o, judges=(0,)), rules)
+    assert "| a | strongest first, aim 0.55 (+20.0) | +20.0 / +10.0 / +2.0 | 200/0: +10.0 / +2.0 |" in alone
+
+
+def test_leave_one_out_runs_both_judges_on_the_same_pieces(tmp_path, monkeypatch, model):
+    data = tmp_path / "data"
+    (data / "corpora").mkdir(parents=True)
+    with open(data / "questions.csv", "w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["question", "references", "corpus_id"])
+        for corpus, words in (("town", ["harbour", "mill", "orchard", "bridge"]), ("farm", ["barn", "field", "goat", "plough"])):
+            text = "".join(f"Paragraph {i} tells of the {w} by the river. It has a second sentence too.\n\n"
+                           for i, w in enumerate(words * 3))
+            (data / "corpora" / f"{corpus}.md").write_text(text, encoding="utf-8")
+            start = text.index(f"the {words[1]}")
+            out.writerow([f"What tells of the {words[1]}?", json.dumps([{"content": text[start : start + 12],
+                          "start_index": start, "end_index": start + 12}]), corpus])
+    monkeypatch.setenv("CHUNKWISE_RETRIEVAL_DATA", str(data))
+    monkeypatch.setattr(retrieval, "ROOT", tmp_path)
+    cache = minilm.EmbeddingCache
+    monkeypatch.setattr(minilm, "EmbeddingCache", lambda path: cache(path, model_factory=lambda: model))
+    monkeypatch.setattr(retrieval, "RULES", {"strongest first, aim 0.55": retrieval.RULES["strongest first, aim 0.55"]})
+    out = tmp_path / "loo"
+    assert retrieval.main(["--leave-one-out", "--settings", "30/0,45/0", "--judge", "minilm,bm25", "--out", str(out)]) == 0
+    table = (out / "retrieval-loo.md").read_text(encoding="utf-8")
+    assert table.startswith("Leave one corpus out (minilm: all-MiniLM-L6-v2, bm25: BM25")
+    assert "| town | strongest first, aim 0.55 (" in table and "minilm: 30/0: " in table and "; bm25: 30/0: " in table
+    assert (tmp_path / ".cache" / "minilm-embeddings.npz").exists()  # MiniLM embedded the chunks; BM25 needs nothing
+    with pytest.raises(SystemExit):  # several judges make one table only in leave-one-out
+        retrieval.main(["--judge", "minilm,bm25", "--out", str(tmp_path / "x")])
+    with pytest.raises(SystemExit):
+        retrieval.main(["--leave-one-out", "--judge", "bm25,tfidf", "--out", str(tmp_path / "x")])
+
+
 def test_langchain_spans_are_the_chunks_places():
     text = "Émile est là. " * 40 + "🙂 fin.\n\nAnother paragraph here. " * 20
     for pieces in (retrieval.recursive_pieces("t", text, 30, 0), retrieval.recursive_pieces("t", text, 30, 10)):
