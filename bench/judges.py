@@ -4,8 +4,9 @@ chunk texts for every question and returns the top k.
 - minilm: cosine similarity of all-MiniLM-L6-v2 embeddings, the published
   benchmark's model. It reads at most 256 word pieces of a chunk, so what it
   prefers is partly a fact about that window, not about the text.
-- bm25: Lucene's BM25 (bm25s; k1 1.5, b 0.75) over lower-cased words of two
-  or more letters, English stop words dropped, Snowball-stemmed. It reads the
+- bm25: BM25 in Lucene's formula (bm25s; k1 1.5, b 0.75) over lower-cased runs
+  of two or more letters or digits ("2019" counts, "$1,234" is "234"), Lucene's
+  English stop words dropped, Snowball-stemmed. It reads the
   whole chunk and weighs its length by b: a second opinion that shares no
   window and no training with the first.
 """
@@ -46,7 +47,7 @@ class BM25Judge:
         return self._bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False)
 
     def top(self, texts: list[str], k: int) -> np.ndarray:
-        index = self._bm25s.BM25()  # method "lucene", k1 1.5, b 0.75
+        index = self._bm25s.BM25(k1=1.5, b=0.75, method="lucene")
         index.index(self._words(texts), show_progress=False)
         empty = np.zeros(len(texts))
         # a question of stop words only scores nothing anywhere: its top k are the first chunks

@@ -506,6 +506,7 @@ def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0, jud
     judge_names = list(judged_by)
     ids = np.asarray([cid for _, cid, _ in questions])
     base = {st: measure(recursive_pieces, *st) for st in settings}
+    assert all(len(rows) == len(judge_names) for rows in base.values()), "a row per judge"
     rows = {}
     smart = lambda cid, t, size, overlap: chunkwise_pieces(cid, t, size, overlap, "smart")  # noqa: E731
     for name, (balance, _) in rules.items():
@@ -538,9 +539,9 @@ def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0, jud
     lines = [f"Leave one corpus out ({', '.join(f'{k}: {v}' if several else v for k, v in judged_by.items())}; k = {K}):"
              " smart's rule picked on the other corpora, reported on"
              f" the one left out, at {names}."
-             " Score: the mean over the settings of min(relative change of recall, of IoU) against recursive, in %;"
-             " Δ recall and Δ IoU in points (means over the settings)."
-             + (" With several judges a rule scores the least of the judges' scores." if several else "")
+             " Score: the mean over the settings of min(relative change of recall, of IoU) against recursive, in %"
+             + ("; with several judges a rule scores the least of the judges' scores (each judge's in brackets)."
+                if several else "; Δ recall and Δ IoU in points (means over the settings).")
              + (f" Each setting: the mean of the runs at its size S-{2 * nearby}..S+{2 * nearby} (--nearby {nearby})." if nearby else ""),
              "",
              "| rule | constants | " + " | ".join(f"{c} ({what})" for c in dict.fromkeys(ids))
