@@ -475,7 +475,7 @@ def render(rows, options, corpus_ids: list[str], nearby: int = 0, judge_name: st
 # Candidate rules for smart (strategies.Balance), each with how many constants it tunes:
 # the round-2 rule (strongest level first, nearest the aim: least_fill, aim_fill), the
 # same with least_fill tied to the aim (symmetric: 2 * aim - 1), each with and without
-# skipping the break after a lead-in (a colon or a title line: policies.follows_lead_in).
+# skipping the break after a lead-in (a line ending in a colon: policies.follows_lead_in; smart's default).
 LOO_SETTINGS = ((200, 0), (250, 0), (400, 0), (512, 64))
 RULES = {
     **{f"strongest first, aim {aim}{', lead-ins' if lead else ''}": (Balance(aim_fill=aim, lead_ins=lead), 2)

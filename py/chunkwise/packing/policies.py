@@ -45,56 +45,42 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
         return None
     # the strongest level, and of its cuts the one nearest the aim (the earlier on a tie)
     goal = min(max(lo, job._fill_offset(w.a, math.ceil(balance.aim_fill * budget))), hi)
-    skip = (lambda c: follows_lead_in(text, c)) if balance.lead_ins else None
+    passed_over = []  # breaks after a lead-in: the first is taken only when no other is in reach
+
+    def lead_in(cut: int, level: int) -> bool:
+        if balance.lead_ins and level in _LINE_BREAKS and follows_lead_in(text, cut):
+            passed_over.append(Candidate(cut, level))
+            return True
+        return False
+
     for level in seps.present(BALANCED_LEVELS):
         before = seps.last(level, lo, goal)
-        while before is not None and skip and level in _LINE_BREAKS and skip(before):
+        while before is not None and lead_in(before, level):
             before = seps.last(level, lo, before - 1)
         # a cut after the goal wins only when it is nearer than the one before
         # (a tie goes to the earlier): it is looked for no farther than that
         reach = hi if before is None else min(hi, 2 * goal - before - 1)
         if reach > goal:
-            found = seps.cuts(level, goal + 1, reach)
-            if skip and level in _LINE_BREAKS:
-                found = (c for c in found if not skip(c))
-            after = next(found, None)
+            after = next((c for c in seps.cuts(level, goal + 1, reach) if not lead_in(c, level)), None)
             if after is not None:
                 return Candidate(after, level)
         if before is not None:
             return Candidate(before, level)
-    return None
+    return passed_over[0] if passed_over else None
 
 
 _LINE_BREAKS = (PARAGRAPH, ROW, LINE)
-_PUNCTUATED = ".!?…‽؟।॥۔。！？｡,;—–-\"'”’»›)]}"  # a line ending so ends a sentence, a clause or a quote
-_TITLE_READ = 200  # a line longer than this is no title (and is read no farther back)
+_LEAD_IN_READ = 200  # whitespace read back from a break to the line before it
 
 
 def follows_lead_in(text: str, cut: int) -> bool:
-    """Is the line break at cut right after a lead-in, a line that belongs with the text
-    after it: one that ends in a colon ("...by segment (in millions):" before its table),
-    or a title (no punctuation at its end, starting a paragraph or after a punctuated line, shorter than
-    the line after it: "Note 4. Income taxes", "= = Gameplay = ="; a table's or a list's
-    rows follow rows like them)?"""
-    end = trim_end(text, max(0, cut - _TITLE_READ), cut)
-    if end == 0 or end <= cut - _TITLE_READ:
-        return False
-    last = text[end - 1]
-    if last in ":：":
-        return True
-    if last in _PUNCTUATED:
-        return False
-    start = text.rfind("\n", max(0, end - _TITLE_READ), end) + 1
-    if start == 0 and end > _TITLE_READ:
-        return False
-    # a title starts a paragraph or follows a punctuated line: right after an
-    # unpunctuated one it is the last row of a table or list
-    before = trim_end(text, max(0, start - _TITLE_READ), start)
-    if before > 0 and text.count("\n", before, start) == 1 and text[before - 1] not in _PUNCTUATED:
-        return False
-    after = skip_space(text, cut)
-    line_end = text.find("\n", after, after + _TITLE_READ + 1)
-    return (len(text) if line_end == -1 else line_end) - after > end - start
+    """Is the line break at cut right after a lead-in, a line ending in a colon: "...by
+    segment (in millions):" before its table, "in one of these ways:" before its list,
+    "class Parser(Base):" before its body? What it introduces belongs with it. (A title
+    line was tried as a lead-in too, and read code lines and table rows as titles.)"""
+    lo = max(0, cut - _LEAD_IN_READ)
+    end = trim_end(text, lo, cut)
+    return end > lo and text[end - 1] in ":："
 
 
 class TopicShifts(StructureFirst):
