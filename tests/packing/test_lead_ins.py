@@ -58,3 +58,15 @@ def test_where_only_the_break_after_a_lead_in_is_in_reach_smart_still_cuts_there
     text = f"{first}\n\n" + "more " * 150
     chunks = chunkwise.chunk(text, max_tokens=200, overlap=0)
     assert chunks[0].text == first
+
+
+def test_a_lead_in_break_is_taken_only_when_nothing_else_is_in_reach_and_then_the_nearest():
+    # the one break in reach follows a colon at 58 tokens: taken, not a word cut at the budget
+    text = "word " * 55 + "as follows:\n\n" + "more " * 300
+    assert chunkwise.chunk(text, max_tokens=200, overlap=0)[0].text.endswith("as follows:")
+    # a break after the aim that follows a colon is passed over too, for one before it
+    text = "word " * 78 + "end.\n\n" + "word " * 60 + "as follows:\n\n" + "more " * 200
+    assert chunkwise.chunk(text, max_tokens=200, overlap=0)[0].text.endswith("end.")
+    # two lead-ins and nothing else: the one nearer the aim (130 tokens), at 134, not the first at 80
+    text = "word " * 78 + "first:\n\n" + "word " * 52 + "second:\n\n" + "more " * 300
+    assert chunkwise.chunk(text, max_tokens=200, overlap=0)[0].text.endswith("second:")

@@ -45,7 +45,7 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
         return None
     # the strongest level, and of its cuts the one nearest the aim (the earlier on a tie)
     goal = min(max(lo, job._fill_offset(w.a, math.ceil(balance.aim_fill * budget))), hi)
-    passed_over = []  # breaks after a lead-in: the first is taken only when no other is in reach
+    passed_over = []  # breaks after a lead-in: one is taken only when no other is in reach
 
     def lead_in(cut: int, level: int) -> bool:
         if balance.lead_ins and level in _LINE_BREAKS and follows_lead_in(text, cut):
@@ -66,7 +66,9 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
                 return Candidate(after, level)
         if before is not None:
             return Candidate(before, level)
-    return passed_over[0] if passed_over else None
+    # no other break in reach: every level was searched to hi, so all of them are here;
+    # the strongest, nearest the aim (the earlier on a tie)
+    return min(passed_over, key=lambda c: (c.level, abs(c.cut - goal), c.cut), default=None)
 
 
 _LINE_BREAKS = (PARAGRAPH, ROW, LINE)

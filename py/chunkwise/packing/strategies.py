@@ -36,7 +36,7 @@ class Balance:
 
     least_fill: float | None = LEAST_FILL  # None: 2 * aim_fill - 1 (the aim midway between it and the budget)
     aim_fill: float = AIM_FILL
-    lead_ins: bool = True  # skip a line or paragraph break after a line ending in a colon (policies.follows_lead_in)
+    lead_ins: bool = True  # pass over a paragraph, row or line break after a line ending in a colon (policies.follows_lead_in)
 
 
 SMART_BALANCE = Balance()
@@ -100,7 +100,8 @@ SPECS = {
             "Smart",
             "Structure first: cuts before headings, then at blank lines, line breaks, sentence ends,"
             " phrase breaks and words, and only then between tokens; of the strongest breaks, the one"
-            " nearest two-thirds of the budget, never right after a line that ends in a colon.",
+            " nearest two-thirds of the budget, and not right after a line that ends in a colon while"
+            " another such break is in reach.",
             STRUCTURE,
             LADDER,
             whole_units=True,
