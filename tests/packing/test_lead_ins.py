@@ -70,3 +70,18 @@ def test_a_lead_in_break_is_taken_only_when_nothing_else_is_in_reach_and_then_th
     # two lead-ins and nothing else: the one nearer the aim (130 tokens), at 134, not the first at 80
     text = "word " * 78 + "first:\n\n" + "word " * 52 + "second:\n\n" + "more " * 300
     assert chunkwise.chunk(text, max_tokens=200, overlap=0)[0].text.endswith("second:")
+
+
+def test_before_fenced_code_the_lead_in_goes_with_the_block(monkeypatch):
+    # a window that meets fenced code is cut structure-first; the paragraph break after
+    # "...amount of time:" would end the chunk, the one before the lead-in does
+    intro = "The server emits an error when the address is in use. " * 14
+    lead = "One way to handle this is to retry after a certain amount of time:"
+    code = "```js\n" + "".join(f"server.on('error{i}', (e) => {{\n  setTimeout(() => server.listen(PORT, HOST), {i}000);\n}});\n"
+                               for i in range(6)) + "```"
+    text = f"{intro}\n\n{lead}\n\n{code}\n\nAfter the retry the server listens again. " + "More prose here. " * 60
+    for size in (200, 256):
+        chunks = chunkwise.chunk(text, max_tokens=size, overlap=0)
+        assert chunks[0].text == intro.rstrip() and chunks[1].text.startswith(lead + "\n\n```js")
+    _smart(monkeypatch, strategies.Balance(lead_ins=False))
+    assert chunkwise.chunk(text, max_tokens=256, overlap=0)[0].text.endswith(lead)

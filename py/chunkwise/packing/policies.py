@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 class StructureFirst:
     """smart: the strongest break, nearest two-thirds of the budget (balanced_cut);
     where no heading, paragraph, line or sentence break leaves the chunk a quarter
-    full, the strongest cut that keeps it reasonably full (structure_first)."""
+    full, or the window meets fenced code, the strongest cut that keeps it
+    reasonably full (structure_first), moved back from after a lead-in to the same
+    kind of break before it where one keeps the chunk as full."""
 
     whole_rest_fits_one_chunk = True
 
@@ -28,7 +30,25 @@ class StructureFirst:
         self.balance = strategy.balance
 
     def pick(self, job: ChunkJob, w: Window) -> Candidate:
-        return balanced_cut(job, w, self.balance) or job.structure_first(w, self.levels)
+        found = balanced_cut(job, w, self.balance)
+        if found is not None:
+            return found
+        found = job.structure_first(w, self.levels)
+        if self.balance.lead_ins and found.level in _LINE_BREAKS and follows_lead_in(job.text, found.cut):
+            return _before_lead_ins(job, w, found) or found
+        return found
+
+
+def _before_lead_ins(job: ChunkJob, w: Window, found: Candidate) -> Candidate | None:
+    """The nearest break of found's level before it that follows no lead-in, is no weak
+    cut (inside fenced code) and keeps the chunk as full as structure_first asks; None
+    when there is none ("For example:" before a code block goes with the block)."""
+    text, seps, level = job.text, job.seps, found.level
+    lo = max(w.floor + 1, job._fill_offset(w.a, job._fill[level]))
+    cut = seps.last(level, lo, found.cut - 1)
+    while cut is not None and (follows_lead_in(text, cut) or seps.is_weak(cut)):
+        cut = seps.last(level, lo, cut - 1)
+    return None if cut is None or trim_end(text, w.a, cut) <= w.floor else Candidate(cut, level)
 
 
 def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None:
