@@ -21,6 +21,10 @@ def test_a_line_ending_in_a_colon_leads_in_a_title_a_row_or_a_sentence_does_not(
     assert follows_lead_in(text, _break_after(text, "(in millions):"))
     assert follows_lead_in(text, _break_after(text, "(in millions):\n"))  # (whitespace before the cut is read past)
     assert follows_lead_in(text, _break_after(text, "問題就是："))  # a full-width colon
+    emphasis = "**Example:**\n\n    run()\n\n_Note:_\nlater\n**Done.**\n"
+    assert follows_lead_in(emphasis, _break_after(emphasis, "**Example:**"))  # Markdown emphasis around it
+    assert follows_lead_in(emphasis, _break_after(emphasis, "_Note:_"))
+    assert not follows_lead_in(emphasis, _break_after(emphasis, "**Done.**"))
     assert not follows_lead_in(text, _break_after(text, "Note 4. Income taxes"))  # a title may end a chunk
     assert not follows_lead_in(text, _break_after(text, "Cloud   $ 1,200"))
     assert not follows_lead_in(text, _break_after(text, "Revenue grew."))

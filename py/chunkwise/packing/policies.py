@@ -98,11 +98,12 @@ _LEAD_IN_READ = 200  # whitespace read back from a break to the line before it
 def follows_lead_in(text: str, cut: int) -> bool:
     """Is the line break at cut right after a lead-in, a line ending in a colon: "...by
     segment (in millions):" before its table, "in one of these ways:" before its list,
-    "class Parser(Base):" before its body? What it introduces belongs with it. (A title
-    line was tried as a lead-in too, and read code lines and table rows as titles.)"""
+    "class Parser(Base):" before its body, "**Example:**" before its example? What it
+    introduces belongs with it. (A title line was tried as a lead-in too, and read code
+    lines and table rows as titles.)"""
     lo = max(0, cut - _LEAD_IN_READ)
     end = trim_end(text, lo, cut)
-    return end > lo and text[end - 1] in ":："
+    return end > lo and text[max(lo, end - 5) : end].rstrip("*_").endswith((":", "："))  # (past Markdown emphasis)
 
 
 class TopicShifts(StructureFirst):
