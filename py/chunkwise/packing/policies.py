@@ -45,10 +45,16 @@ def _before_lead_ins(job: ChunkJob, w: Window, found: Candidate) -> Candidate | 
     when there is none ("For example:" before a code block goes with the block)."""
     text, seps, level = job.text, job.seps, found.level
     lo = max(w.floor + 1, job._fill_offset(w.a, job._fill[level]))
-    cut = seps.last(level, lo, found.cut - 1)
-    while cut is not None and (follows_lead_in(text, cut) or seps.is_weak(cut)):
-        cut = seps.last(level, lo, cut - 1)
+    cut = _last_cut(seps, level, lo, found.cut - 1, lambda c: follows_lead_in(text, c) or seps.is_weak(c))
     return None if cut is None or trim_end(text, w.a, cut) <= w.floor else Candidate(cut, level)
+
+
+def _last_cut(seps, level: int, lo: int, hi: int, passed_over) -> int | None:
+    """The last cut of the level in [lo, hi] that passed_over(cut) does not refuse."""
+    cut = seps.last(level, lo, hi)
+    while cut is not None and passed_over(cut):
+        cut = seps.last(level, lo, cut - 1)
+    return cut
 
 
 def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None:
@@ -74,9 +80,7 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
         return False
 
     for level in seps.present(BALANCED_LEVELS):
-        before = seps.last(level, lo, goal)
-        while before is not None and lead_in(before, level):
-            before = seps.last(level, lo, before - 1)
+        before = _last_cut(seps, level, lo, goal, lambda c: lead_in(c, level))
         # a cut after the goal wins only when it is nearer than the one before
         # (a tie goes to the earlier): it is looked for no farther than that
         reach = hi if before is None else min(hi, 2 * goal - before - 1)
