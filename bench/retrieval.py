@@ -524,14 +524,16 @@ def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0, jud
             out.append((tuple(float(np.mean([p[k] for p in per])) for k in range(3)), per))
         return out
 
-    def score(name, mask) -> float:
-        return min(means[0] for means, _ in judged(name, mask))
+    def least(by_judge) -> float:
+        return min(means[0] for means, _ in by_judge)
 
-    def cell(name, mask) -> str:
-        by_judge = judged(name, mask)
+    def score(name, mask) -> float:
+        return least(judged(name, mask))
+
+    def cell(by_judge) -> str:
         if len(by_judge) == 1:
             return "{:+.1f} / {:+.1f} / {:+.1f}".format(*by_judge[0][0])
-        return f"{score(name, mask):+.1f} (" + " / ".join(f"{means[0]:+.1f}" for means, _ in by_judge) + ")"
+        return f"{least(by_judge):+.1f} (" + " / ".join(f"{means[0]:+.1f}" for means, _ in by_judge) + ")"
 
     names = ", ".join(f"{s}/{o}" for s, o in settings)
     several = len(judge_names) > 1
@@ -547,17 +549,19 @@ def leave_one_out(questions, settings, measure, rules=None, nearby: int = 0, jud
              "| rule | constants | " + " | ".join(f"{c} ({what})" for c in dict.fromkeys(ids))
              + f" | all ({what}) |", "|---|---|" + "---|" * (len(set(ids)) + 1)]
     for name, (_, constants) in rules.items():
-        cells = [cell(name, ids == cid) for cid in dict.fromkeys(ids)] + [cell(name, ids == ids)]
+        cells = [cell(judged(name, ids == cid)) for cid in dict.fromkeys(ids)] + [cell(judged(name, ids == ids))]
         lines.append(f"| {name} | {constants} | " + " | ".join(cells) + " |")
     lines += ["", "| held out | picked on the others (their score) | held-out score | held-out Δ recall / Δ IoU per setting |",
               "|---|---|---|---|"]
     for cid in dict.fromkeys(ids):
         # the best score on the other corpora; fewer constants first on a tie
-        pick = max(rules, key=lambda n: (round(score(n, ids != cid), 1), -rules[n][1]))
+        others = {n: score(n, ids != cid) for n in rules}
+        pick = max(rules, key=lambda n: (round(others[n], 1), -rules[n][1]))
+        held = judged(pick, ids == cid)
         deltas = "; ".join((f"{judge}: " if several else "") + ", ".join(f"{s}/{o}: {p[1]:+.1f} / {p[2]:+.1f}"
                                                                           for (s, o), p in zip(settings, per))
-                           for judge, (_, per) in zip(judge_names, judged(pick, ids == cid)))
-        lines.append(f"| {cid} | {pick} ({score(pick, ids != cid):+.1f}) | {cell(pick, ids == cid)} | {deltas} |")
+                           for judge, (_, per) in zip(judge_names, held))
+        lines.append(f"| {cid} | {pick} ({others[pick]:+.1f}) | {cell(held)} | {deltas} |")
     return "\n".join(lines) + "\n"
 
 
