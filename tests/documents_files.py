@@ -22,6 +22,16 @@ def real_file(path: pathlib.Path) -> bytes:
     return gzip.decompress(data) if path.suffix == ".gz" else data
 
 
+def write_documents(folder: pathlib.Path) -> pathlib.Path:
+    """One document of each kind in folder: fhs.pdf (Debian's FHS, 50 pages), scope.html
+    (the policy manual's first chapter) and report.docx (a heading and a paragraph)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "fhs.pdf").write_bytes(real_file(FHS_PDF_GZ))
+    (folder / "scope.html").write_bytes(real_file(POLICY_HTML / "ch-scope.html"))
+    (folder / "report.docx").write_bytes(make_docx(lambda d: (d.add_heading("Report", 1), d.add_paragraph("Body text."))))
+    return folder
+
+
 def pdftotext_pages(data: bytes) -> list[str]:
     """poppler's text of each page (it ends each one with a form feed)."""
     assert shutil.which("pdftotext"), f"pdftotext is missing: {MISSING}"

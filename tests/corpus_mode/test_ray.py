@@ -1,5 +1,5 @@
-"""The Ray Data adapter on a real local Ray instance: read_parquet -> ChunkRows -> write_parquet
-gives the rows the CLI writes for the same input and settings."""
+"""The Ray Data adapter on a real local Ray instance: read_parquet (or read_binary_files) ->
+ChunkRows -> write_parquet gives the rows the CLI writes for the same input and settings."""
 from __future__ import annotations
 
 import subprocess
@@ -12,6 +12,7 @@ import pytest
 from chunkwise.corpus.ray_data import SPARK_SCHEMA, ChunkRows, RowSettings, empty_frame
 from chunkwise.corpus.rows import arrow_schema
 from conftest import CORPUS
+from documents_files import write_documents
 from hf_files import tokenizer_path
 
 SETTINGS = {"max_tokens": 200, "overlap": 24, "strategy": "smart", "encoding": "cl100k_base"}
@@ -100,6 +101,30 @@ def test_ray_takes_the_clis_tokenizer_file_and_language_options(tmp_path, ray_lo
     assert sorted(by_name(pa.Table.from_pylist(docs)).to_pylist(), key=sort_key) == expected
     with pytest.raises(TypeError):
         ChunkRows(settings, max_tokens=80)
+
+
+def test_ray_chunk_rows_reads_binary_files_as_the_cli_does(tmp_path, ray_local):
+    """Documents (PDF, HTML, DOCX and a broken PDF) from read_binary_files: the CLI's rows."""
+    ray = ray_local
+    folder = write_documents(tmp_path / "in")
+    (folder / "bad.pdf").write_bytes(b"%PDF-1.7 cut")
+    cli = subprocess.run([sys.executable, "-m", "chunkwise", str(folder), "--max-tokens", "256", "--jobs", "1",
+                          "-o", str(tmp_path / "cli.parquet")], capture_output=True)
+    assert cli.returncode == 1, cli.stderr
+    expected = pq.read_table(tmp_path / "cli.parquet").to_pylist()
+    (ray.data.read_binary_files(str(folder), include_paths=True)
+        .map_batches(ChunkRows, fn_constructor_kwargs={"max_tokens": 256}, batch_format="pyarrow", batch_size=2,
+                     compute=ray.data.ActorPoolStrategy(size=1))
+        .write_parquet(str(tmp_path / "ray")))
+    got = pq.read_table(tmp_path / "ray").to_pylist()
+    # read_binary_files names files by their absolute path; the CLI by the path it was given
+    for row in expected:
+        row["doc_id"] = row["doc_id"].rsplit("/", 1)[1]
+    for row in got:
+        row["doc_id"] = row["doc_id"].rsplit("/", 1)[1]
+    assert sorted(got, key=sort_key) == sorted(expected, key=sort_key)
+    assert {r["doc_id"] for r in got if r["error"]} == {"bad.pdf"}
+    assert any(r["pages"] for r in got if r["doc_id"] == "fhs.pdf")
 
 
 def test_the_same_callable_takes_pandas_frames_as_spark_and_dask_give_them():

@@ -1,5 +1,5 @@
-"""Documents through every door: the CLI (plain and corpus mode), the page's Session and
-Ray's ChunkRows read HTML, PDF and DOCX with the same extraction, so their bytes agree;
+"""Documents through every door: the CLI (plain and corpus mode) and the page's Session read
+HTML, PDF and DOCX with the same extraction (Ray's ChunkRows too: corpus_mode/test_ray.py), so their bytes agree;
 a file that is neither text nor a document is refused by name, never chunked as U+FFFD."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import chunkwise
 from chunkwise.io import export
 from chunkwise.bridge import Session
-from documents_files import FHS_PDF_GZ, POLICY_HTML, make_docx, make_pdf, real_file
+from documents_files import write_documents
 
 ELF = shutil.which("ls")
 
@@ -29,10 +29,7 @@ def records(out: bytes) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("docs")
-    (folder / "fhs.pdf").write_bytes(real_file(FHS_PDF_GZ))
-    (folder / "scope.html").write_bytes(real_file(POLICY_HTML / "ch-scope.html"))
-    (folder / "report.docx").write_bytes(make_docx(lambda d: (d.add_heading("Report", 1), d.add_paragraph("Body text."))))
+    folder = write_documents(tmp_path_factory.mktemp("docs"))
     (folder / "notes.txt").write_text("Plain notes.\n", encoding="utf-8")
     return folder
 
@@ -134,40 +131,6 @@ def test_the_pages_session_downloads_the_clis_bytes(files):
     assert session.export_files("jsonl", False) == cli.stdout.replace(ELF.encode(), b"ls")
     with pytest.raises(ValueError, match="an ELF executable"):
         session.open_file(open(ELF, "rb").read(), None, "ls")
-
-
-def test_ray_chunk_rows_reads_binary_files_as_the_cli_does(files, tmp_path):
-    import ray
-
-    from chunkwise.corpus.ray_data import ChunkRows
-
-    folder = tmp_path / "in"
-    folder.mkdir()
-    for name in ("fhs.pdf", "scope.html", "report.docx"):
-        shutil.copy(files / name, folder / name)
-    (folder / "bad.pdf").write_bytes(b"%PDF-1.7 cut")
-    cli = run(folder, "--max-tokens", 256, "--jobs", 1, "-o", tmp_path / "cli.parquet")
-    assert cli.returncode == 1, cli.stderr
-    expected = pq.read_table(tmp_path / "cli.parquet").to_pylist()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        ray.data.DataContext.get_current().enable_progress_bars = False
-        (ray.data.read_binary_files(str(folder), include_paths=True)
-            .map_batches(ChunkRows, fn_constructor_kwargs={"max_tokens": 256}, batch_format="pyarrow", batch_size=2,
-                         compute=ray.data.ActorPoolStrategy(size=1))
-            .write_parquet(str(tmp_path / "ray")))
-        got = pq.read_table(tmp_path / "ray").to_pylist()
-    finally:
-        ray.shutdown()
-    # read_binary_files names files by their absolute path; the CLI by the path it was given
-    for row in expected:
-        row["doc_id"] = row["doc_id"].rsplit("/", 1)[1]
-    for row in got:
-        row["doc_id"] = row["doc_id"].rsplit("/", 1)[1]
-    key = lambda r: (r["doc_id"], -1 if r["index"] is None else r["index"])  # noqa: E731
-    assert sorted(got, key=key) == sorted(expected, key=key)
-    assert {r["doc_id"] for r in got if r["error"]} == {"bad.pdf"}
-    assert any(r["pages"] for r in got if r["doc_id"] == "fhs.pdf")
 
 
 def test_the_session_reports_a_pdfs_pages_as_they_are_read(files):
