@@ -34,9 +34,15 @@ class StructureFirst:
         if found is not None:
             return found
         found = job.structure_first(w, self.levels)
-        if self.balance.lead_ins and found.level in _LINE_BREAKS and follows_lead_in(job.text, found.cut):
+        if _after_lead_in(self.balance, job.text, found.cut, found.level):
             return _before_lead_ins(job, w, found) or found
         return found
+
+
+def _after_lead_in(balance: Balance, text: str, cut: int, level: int) -> bool:
+    """Is this a break the balance passes over while another is in reach: a paragraph,
+    row or line break right after a lead-in (follows_lead_in)?"""
+    return balance.lead_ins and level in _LINE_BREAKS and follows_lead_in(text, cut)
 
 
 def _before_lead_ins(job: ChunkJob, w: Window, found: Candidate) -> Candidate | None:
@@ -74,7 +80,7 @@ def balanced_cut(job: ChunkJob, w: Window, balance: Balance) -> Candidate | None
     passed_over = []  # breaks after a lead-in: one is taken only when no other is in reach
 
     def lead_in(cut: int, level: int) -> bool:
-        if balance.lead_ins and level in _LINE_BREAKS and follows_lead_in(text, cut):
+        if _after_lead_in(balance, text, cut, level):
             passed_over.append(Candidate(cut, level))
             return True
         return False
