@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from chunkwise.tokenizer.tiktoken import bpe
 from chunkwise.tokenizer.tiktoken.adapter import _PATTERNS, _exact_pretokens, _pretokenize, long_pretokens, to_codes
 from chunkwise.tokenizer.registry import get_tokenizer
-from chunkwise.tokenizer.tiktoken.encoder import TIKTOKEN_LONG, _long_pieces_apart, tiktoken_encoding
+from chunkwise.tokenizer.tiktoken.encoder import TIKTOKEN_LONG, _long_pieces_apart, merges_in_n_log_n, tiktoken_encoding
 from test_tokenizers import _corpus
 
 ENCODINGS = ["cl100k_base", "o200k_base"]
@@ -218,6 +218,9 @@ def test_merge_long_gives_tiktokens_ids(encoding):
             # cut, and they are merged whole (in under three segments, it gives up).
             assert len(bounds) > 3 or name in ("spaces", "newlines"), (name, segment)
             assert list(bpe.merge_long(piece, ranks, one, segment)) == want, (name, segment)
+            # tiktoken's merge (n log n since 0.13) proves the same cuts as the replay
+            assert bpe.cuts(piece, ranks, segment, {}, one) == bounds, (name, segment)
+            assert list(bpe.merge_long(piece, ranks, one, segment, fast=True)) == want, (name, segment)
         assert list(bpe.merge_long(piece[:2500], ranks, None, 300)) == enc._encode_single_piece(piece[:2500]), name
 
 
@@ -226,8 +229,10 @@ def test_a_cut_is_made_only_where_the_merge_cannot_cross(encoding):
     """Both proofs of a cut, against the merge itself on random short pieces: when
     no token spans the cut, or when replaying the two merges never merges across
     it, the whole merge is the two halves' merges. The checks must also say no:
-    the pieces include cuts where merging the halves apart gives other ids."""
+    the pieces include cuts where merging the halves apart gives other ids. The
+    replay's verdict is tiktoken's merge's (a token of the whole ends at the cut)."""
     enc, ranks = _tiktoken(encoding)
+    one = enc._core_bpe.encode_single_piece
     vocab = bpe._vocabulary(ranks)
     rng = random.Random(3)
     refused = differs = 0
@@ -239,6 +244,7 @@ def test_a_cut_is_made_only_where_the_merge_cannot_cross(encoding):
         whole = bpe.merge(piece, ranks, trace=(array("I"), {}, {}))
         spans = not bpe._no_token_across(piece, c, ranks, vocab)
         holds = bpe.seams_hold(piece[:c], piece[c:], ranks)
+        assert bpe.merged_seams_hold(piece[:c], piece[c:], one, vocab) == holds, (piece, c)
         if not spans or holds:
             assert apart == whole, (piece, c, spans, holds)
         refused += not holds
@@ -250,7 +256,9 @@ def test_a_cut_is_made_only_where_the_merge_cannot_cross(encoding):
 def test_giant_pretokens_through_the_default_path(encoding):
     """At the real routing threshold and segment size (a pre-token of over a
     million characters, many segments), both encoders of the tiktoken backend
-    give tiktoken's own ids."""
+    give tiktoken's own ids. (The pinned tiktoken merges in n log n: its merge
+    proves the cuts.)"""
+    assert merges_in_n_log_n()
     enc, _ = _tiktoken(encoding)
     tokenizer = get_tokenizer(encoding, "tiktoken")
     for text in ["中文日本語漢字東京大学研究所" * (TIKTOKEN_LONG // 14 + 10), "x" * (TIKTOKEN_LONG + 5)]:
@@ -270,8 +278,8 @@ def test_pure_backend_merges_in_segments():
 
 def test_merge_long_memory_is_bounded_by_the_segment():
     """Memory beyond the ids (4 bytes each) grows with the segment, not the piece:
-    CJK pre-tokens of 40 and 80 segments take the same few segments' worth
-    (merged whole, bpe.merge takes about 10 bytes a byte of the piece: 0.4 and 0.8 MB)."""
+    CJK pre-tokens of 20 and 40 segments take the same few segments' worth
+    (merged whole, bpe.merge takes about 10 bytes a byte of the piece: 0.2 and 0.4 MB)."""
     import tracemalloc
 
     enc, ranks = _tiktoken("cl100k_base")
@@ -279,7 +287,7 @@ def test_merge_long_memory_is_bounded_by_the_segment():
     segment = 1024
     text = ("中文日本語漢字東京大学研究所" * 8000).encode("utf-8")
     for merge_segment in (enc._core_bpe.encode_single_piece, None):
-        for segments in (40, 80):
+        for segments in (20, 40):
             piece = text[: segments * segment]
             tracemalloc.start()
             try:

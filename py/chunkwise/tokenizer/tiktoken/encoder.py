@@ -137,30 +137,44 @@ def bpe_tokenizer(encoding: str, backend: str) -> BPETokenizer:
             # tokenizer pickles through enc, as tiktoken's Encoding does; its CoreBPE does not)
             return enc._core_bpe.encode_single_piece(data)
 
+        fast = merges_in_n_log_n()
         encode = _long_pieces_apart(enc.encode_ordinary, encoding, ranks, lambda parts: list(chain.from_iterable(parts)),
-                                    merge_segment=merge_segment)
-        return BPETokenizer(encoding, "tiktoken", encode, ranks, _array_encoder(enc, encoding, ranks, merge_segment))
+                                    merge_segment=merge_segment, fast=fast)
+        return BPETokenizer(encoding, "tiktoken", encode, ranks, _array_encoder(enc, encoding, ranks, merge_segment, fast))
     encode, ranks = pure_adapter().pure_encoder(encoding)
     return BPETokenizer(encoding, "pure", encode, ranks)
 
 
-# tiktoken merges a pre-token in time quadratic in its length: nothing for a
-# word, minutes for megabytes without a break. Pre-tokens of at least this many
-# characters are merged by bpe.merge_long instead (in segments of 64 KB, each by
+# tiktoken before 0.13 merges a pre-token in time quadratic in its length: nothing
+# for a word, minutes for megabytes without a break; since, in n log n but with about
+# 50 bytes of memory a byte (16 MB of one letter: 0.9 GB). Pre-tokens of at least this
+# many characters are merged by bpe.merge_long instead (in segments of 64 KB, each by
 # tiktoken's own merge, cut where no merge can cross: the same ids, linear time,
 # memory bounded by the segment); finding them costs a pass of the pure
 # pre-tokenizer over the text, which texts below this are spared.
 TIKTOKEN_LONG = 1 << 20
 
 
+def merges_in_n_log_n() -> bool:
+    """Whether the installed tiktoken merges a long piece with a heap (0.13 and later):
+    then its merge of two segments together proves the cut between them."""
+    import tiktoken
+
+    try:
+        return tuple(int(part) for part in tiktoken.__version__.split(".")[:2]) >= (0, 13)
+    except (AttributeError, ValueError):
+        return False
+
+
 def _long_pieces_apart(encode, encoding: str, ranks: dict[bytes, int], concat, long: int = TIKTOKEN_LONG, window: int | None = None,
-                       merge_segment=None):
+                       merge_segment=None, fast: bool = False):
     """`encode` (tiktoken's, plain text in, ids out), with every pre-token of
     `long` characters or more merged by bpe.merge_long (in segments, each by
-    `merge_segment`: tiktoken's own merge of bytes). The text is cut only at
+    `merge_segment`: tiktoken's own merge of bytes; `fast`: in n log n, see
+    merges_in_n_log_n). The text is cut only at
     pre-token boundaries, where tiktoken's pattern (no look-behind) starts afresh,
     so the ids are tiktoken's own. `concat` joins the parts' ids."""
-    parts = _long_pieces_apart_parts(encode, encoding, ranks, long, window, merge_segment)
+    parts = _long_pieces_apart_parts(encode, encoding, ranks, long, window, merge_segment, fast)
 
     def encode_routed(text: str):
         # (a short text, every count of a chunk: its ids as they are, not copied by concat)
@@ -170,7 +184,7 @@ def _long_pieces_apart(encode, encoding: str, ranks: dict[bytes, int], concat, l
 
 
 def _long_pieces_apart_parts(encode, encoding: str, ranks: dict[bytes, int], long: int = TIKTOKEN_LONG, window: int | None = None,
-                             merge_segment=None):
+                             merge_segment=None, fast: bool = False):
     """_long_pieces_apart's ids in parts, as they come: `encode`'s of the text
     between long pre-tokens, and each long one's a segment at a time."""
 
@@ -191,7 +205,7 @@ def _long_pieces_apart_parts(encode, encoding: str, ranks: dict[bytes, int], lon
             if cut > pos:
                 yield encode(text[pos:cut])
             for length in lengths:
-                yield from bpe.merge_long_parts(text[cut : cut + length].encode("utf-8"), ranks, merge_segment)
+                yield from bpe.merge_long_parts(text[cut : cut + length].encode("utf-8"), ranks, merge_segment, fast=fast)
                 cut += length
             pos = cut
         if pos < len(text):
@@ -208,7 +222,7 @@ def _encodes_as_utf8(text: str) -> bool:
     return True
 
 
-def _array_encoder(enc, encoding: str, ranks: dict[bytes, int], merge_segment=None):
+def _array_encoder(enc, encoding: str, ranks: dict[bytes, int], merge_segment=None, fast: bool = False):
     """tiktoken's encode_ordinary as numpy arrays of ids, in parts (long pre-tokens
     merged apart, as in the list encoder, a segment at a time); None without numpy
     (or with a tiktoken older than encode_to_numpy)."""
@@ -224,7 +238,7 @@ def _array_encoder(enc, encoding: str, ranks: dict[bytes, int], merge_segment=No
         # encode_ordinary (a test checks the ids are the same).
         return enc.encode_to_numpy(text, disallowed_special=())
 
-    return _long_pieces_apart_parts(encode, encoding, ranks, merge_segment=merge_segment)
+    return _long_pieces_apart_parts(encode, encoding, ranks, merge_segment=merge_segment, fast=fast)
 
 
 def tiktoken_encoding(name: str):
