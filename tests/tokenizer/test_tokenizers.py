@@ -278,3 +278,24 @@ def test_a_block_of_exactly_65536_characters_keeps_two_byte_ends():
     index.total()
     assert index._block_starts[1] == SHORT and isinstance(index._block_ends[0], ShortEnds)
     assert index.offset_after(len(index._block_ends[0])) == SHORT and index.tokens_before(SHORT) == len(index._block_ends[0])
+
+
+def test_a_short_text_is_chunked_without_importing_numpy():
+    """numpy's import takes about 0.1 s, more than a short text's whole run on the command
+    line: the tiktoken backend imports it for the first text long enough to use it."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, chunkwise\n"
+        "from chunkwise.tokenizer.registry import get_tokenizer\n"
+        "assert get_tokenizer('cl100k_base').backend == 'tiktoken'\n"
+        "chunkwise.chunk_document('A short text. It fits.', max_tokens=512)\n"
+        "print('numpy' in sys.modules)\n"
+        "chunkwise.chunk_document('A longer text. ' * 500, max_tokens=64)\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CHUNKWISE_BACKEND"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True).stdout
+    assert out.split() == ["False", "True"]

@@ -6,8 +6,10 @@ where tiktoken's pre-tokenizer lets a document be split (the token index's rule)
 from __future__ import annotations
 
 import binascii
+import importlib.util
 import re
 from array import array
+from functools import cached_property
 from itertools import accumulate, chain
 
 from ...unicode import classes
@@ -63,22 +65,32 @@ class BPETokenizer(Tokenizer):
         self.name = name
         self.backend = backend
         self.encode = encode  # the backend's encode_ordinary: special tokens are plain text
-        # How many characters each token id starts (its UTF-8 lead bytes): summed
-        # over a token sequence, they give character offsets without decoding.
-        starts = [0] * (max(ranks.values()) + 1)
-        for token, rank in ranks.items():
-            starts[rank] = len(token) if token.isascii() else len(token.translate(None, _CONTINUATION))
-        self.token_chars = starts
+        self._ranks = ranks
         # With numpy, tiktoken hands over ids as arrays (a giant pre-token's a segment
         # at a time), and each token's characters are looked up in one step: the
         # token index keeps them packed (token_ends.py), no Python int per token.
         self._encode_parts = encode_parts
         self._encode_array = None
         if encode_parts is not None:
-            import numpy
-
-            self._token_chars_array = numpy.array(starts, dtype=numpy.uint8 if max(starts) < 256 else numpy.uint16)
             self._encode_array = lambda text: _concat_ids(encode_parts(text))  # the ids, as one array
+
+    @cached_property
+    def token_chars(self) -> list[int]:
+        """How many characters each token id starts (its UTF-8 lead bytes): summed over
+        a token sequence, they give character offsets without decoding. (Made for the
+        first index: a count alone, as of a short text on the command line, needs none.)"""
+        starts = [0] * (max(self._ranks.values()) + 1)
+        for token, rank in self._ranks.items():
+            starts[rank] = len(token) if token.isascii() else len(token.translate(None, _CONTINUATION))
+        return starts
+
+    @cached_property
+    def _token_chars_array(self):
+        """token_chars as a numpy array, made (and numpy imported) for the first long text."""
+        import numpy
+
+        starts = self.token_chars
+        return numpy.array(starts, dtype=numpy.uint8 if max(starts) < 256 else numpy.uint16)
 
     def char_ends(self, text: str, base: int):
         """The character offset after each token of text, counted from base: an
@@ -226,11 +238,9 @@ def _array_encoder(enc, encoding: str, ranks: dict[bytes, int], merge_segment=No
     """tiktoken's encode_ordinary as numpy arrays of ids, in parts (long pre-tokens
     merged apart, as in the list encoder, a segment at a time); None without numpy
     (or with a tiktoken older than encode_to_numpy)."""
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        return None
-    if not hasattr(enc, "encode_to_numpy"):
+    # (found, not imported: importing numpy takes about 0.1 s, more than a short text's
+    # whole run on the command line; encode_to_numpy imports it for the first long text)
+    if importlib.util.find_spec("numpy") is None or not hasattr(enc, "encode_to_numpy"):
         return None
 
     def encode(text: str):
