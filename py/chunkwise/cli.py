@@ -9,7 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from .corpus import run as corpus
+from .corpus import arguments as corpus  # (corpus mode's options; its run, a process pool's imports, when asked for)
 from .io import export
 from .io import stats
 from .argtypes import whole_number
@@ -233,7 +233,9 @@ def _main(argv: list[str] | None) -> int:
             parser.error("--extract applies to plain files, not corpus mode")
         if args.parents:
             parser.error("--parents applies to plain files; corpus mode's rows do not carry parents yet")
-        return corpus.main(args, parser)
+        from .corpus import run
+
+        return run.main(args, parser)
     corpus.check(args, parser)
     args.format = args.format or DEFAULTS["format"]
     if args.headers is not None and args.format != "text":
