@@ -385,3 +385,23 @@ def test_a_huge_budget_warns_about_no_overlap_nobody_set():
         assert out.returncode == 0 and out.stderr == b"", out.stderr
     out = run("--max-tokens", "9" * 23, "--overlap", "9" * 23, stdin=b"One sentence. Two sentences.")
     assert "overlap 99999999999999999999999 is more than half" in _one_clear_line(out, 0)  # this one was asked for
+
+
+def test_one_short_file_starts_without_corpus_modes_pool_or_numpy(tmp_path):
+    """Chunking one short file imports neither corpus mode's process pool nor numpy
+    (about 0.13 s of a 0.45 s run): the imports a run makes, from inside it."""
+    src = tmp_path / "note.txt"
+    src.write_text("A short note. It fits in one chunk.\n", encoding="utf-8")
+    script = (
+        "import runpy, sys\n"
+        f"sys.argv = ['chunkwise', {str(src)!r}]\n"
+        "try:\n"
+        "    runpy.run_module('chunkwise', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in ('numpy', 'multiprocessing', 'concurrent.futures.process') if m in sys.modules), file=sys.stderr)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CHUNKWISE_BACKEND"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert json.loads(out.stdout)["text"] == "A short note. It fits in one chunk."
+    assert out.stderr.strip() == "[]", out.stderr
