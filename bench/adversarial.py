@@ -46,6 +46,12 @@ def make(shape: str, n: int) -> str:
         return fill("中文日本語漢字東京大学研究所")
     if shape == "one giant word":
         return "x" * n
+    if shape == "giant word in a sentence":  # its ends differ from its middle: the segments' cuts need proofs
+        return ("A giant word: " + "x" * n)[: n - 14] + "y and the end."
+    if shape == "ACGT line":  # a genome on one line: tokens span every cut, and no two segments are alike
+        import random
+
+        return "".join(random.Random(0).choices("ACGT", k=n))
     if shape == "flag run":
         return fill("🇩🇪🇫🇷🇯🇵🇧🇷🇮🇳")
     if shape == "combining marks":
@@ -77,6 +83,8 @@ SHAPES = [
     ("whitespace only", "smart"),
     ("CJK, no punctuation", "smart"),
     ("one giant word", "smart"),
+    ("giant word in a sentence", "smart"),
+    ("ACGT line", "smart"),
     ("flag run", "smart"),
     ("combining marks", "smart"),
     ("ZWJ sequences", "smart"),
