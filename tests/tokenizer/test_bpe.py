@@ -224,6 +224,21 @@ def test_merge_long_gives_tiktokens_ids(encoding):
         assert list(bpe.merge_long(piece[:2500], ranks, None, 300)) == enc._encode_single_piece(piece[:2500]), name
 
 
+def test_merged_in_python_a_stretch_of_unlike_segments_is_left_whole():
+    """Merged in Python (no tiktoken at hand), a stretch the replay would prove segment by
+    segment is left whole where its segments are unlike each other (random letters of a
+    small alphabet: each would be merged about three times over), and cut where they are
+    alike (a run's: proved once). The ids are tiktoken's either way."""
+    enc, ranks = _tiktoken("cl100k_base")
+    pieces = _long_pieces(random.Random(9))
+    for name, whole in (("abc", True), ("one-letter", False), ("period-2", False), ("period-3", False)):
+        piece = pieces[name]
+        bounds = bpe.cuts(piece, ranks, 300, {}, whole_unless_alike=True)
+        assert (bounds == [0, len(piece)]) == whole, (name, bounds[:5])
+        assert bpe.cuts(piece, ranks, 300, {}) != [0, len(piece)], name  # (the replay itself cuts them all)
+        assert list(bpe.merge_long(piece, ranks, None, 300)) == enc._encode_single_piece(piece), name
+
+
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_a_cut_is_made_only_where_the_merge_cannot_cross(encoding):
     """Both proofs of a cut, against the merge itself on random short pieces: when

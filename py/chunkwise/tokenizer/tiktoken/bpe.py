@@ -154,6 +154,11 @@ def merge(piece: bytes, ranks: dict[bytes, int], work: list | None = None, trace
 #    of "x" between other letters).
 # A cut that passes neither is moved a few bytes on, or dropped (its two segments
 # become one); the cut before it is then checked again, its right segment changed.
+# Where the caller merges in Python too (no merge_segment), a stretch that needs the
+# replay and whose segments are mostly unlike each other (random letters of a small
+# alphabet, a genome on one line) is merged whole instead: the replay merges every
+# segment about three times over, and only alike segments (a run's) are remembered.
+# Its memory is then merge's, under 10 bytes a byte of the stretch.
 
 SEGMENT = 1 << 16  # bytes a segment aims at
 _SCAN = 1 << 12  # bytes searched past the aim for a cut no token spans (at most a quarter segment)
@@ -271,16 +276,28 @@ def _cut_no_token_spans(piece: bytes, lo: int, hi: int, ranks, vocab) -> int | N
     return None
 
 
-def _replayed_cuts(piece: bytes, start: int, stop: int, ranks, segment: int, memo: dict, fast_merge=None) -> list[int]:
+def _alike(piece: bytes, cuts: list[int]) -> bool:
+    """Whether most segments between cuts equal one of the few before them (a run's do,
+    in each phase of its period), which the replay then proves once."""
+    segments = [piece[a:b] for a, b in zip(cuts, cuts[1:])]
+    repeats = sum(segments[k] in segments[max(0, k - 8) : k] for k in range(1, len(segments)))
+    return 2 * repeats >= len(segments) - 1
+
+
+def _replayed_cuts(piece: bytes, start: int, stop: int, ranks, segment: int, memo: dict, fast_merge=None,
+                   whole_unless_alike: bool = False) -> list[int]:
     """Cuts of piece[start:stop] every `segment` bytes that seams_hold proves (or
     merged_seams_hold, by `fast_merge`; a cut that fails is dropped and its neighbours
-    checked again): [start, ..., stop]."""
+    checked again): [start, ..., stop]. `whole_unless_alike`: none (the stretch merged
+    whole) where the segments are unlike each other (see above)."""
     cuts = [start]
     c = start + segment
     while stop - c >= segment:
         cuts.append(c)
         c += segment
     cuts.append(stop)
+    if whole_unless_alike and len(cuts) > 2 and not _alike(piece, cuts):
+        return [start, stop]
     verdicts: dict = {}
 
     def holds(a: int, c: int, b: int) -> bool:
@@ -318,9 +335,12 @@ def _replayed_cuts(piece: bytes, start: int, stop: int, ranks, segment: int, mem
     return cuts
 
 
-def cuts(piece: bytes, ranks: dict[bytes, int], segment: int = SEGMENT, memo: dict | None = None, fast_merge=None) -> list[int]:
+def cuts(piece: bytes, ranks: dict[bytes, int], segment: int = SEGMENT, memo: dict | None = None, fast_merge=None,
+         whole_unless_alike: bool = False) -> list[int]:
     """Where piece may be cut into segments merged apart: [0, ..., len(piece)].
-    `fast_merge`: a merge fast on any length, which then proves the cuts (merged_seams_hold)."""
+    `fast_merge`: a merge fast on any length, which then proves the cuts (merged_seams_hold);
+    `whole_unless_alike`: a stretch that needs proofs is left whole where its segments are
+    unlike each other (for a caller that merges in Python: see above)."""
     n = len(piece)
     if n < 2 * segment:
         return [0, n]
@@ -336,9 +356,9 @@ def cuts(piece: bytes, ranks: dict[bytes, int], segment: int = SEGMENT, memo: di
         if c is None:
             pos += segment
             continue
-        out += _replayed_cuts(piece, out[-1], c, ranks, segment, memo, fast_merge)[1:]
+        out += _replayed_cuts(piece, out[-1], c, ranks, segment, memo, fast_merge, whole_unless_alike)[1:]
         pos = c
-    out += _replayed_cuts(piece, out[-1], n, ranks, segment, memo, fast_merge)[1:]
+    out += _replayed_cuts(piece, out[-1], n, ranks, segment, memo, fast_merge, whole_unless_alike)[1:]
     return out
 
 
@@ -361,7 +381,7 @@ def merge_long_parts(piece: bytes, ranks: dict[bytes, int], merge_segment=None, 
         yield [whole]
         return
     memo: dict = {}
-    bounds = cuts(piece, ranks, segment, memo, merge_segment if fast else None)
+    bounds = cuts(piece, ranks, segment, memo, merge_segment if fast else None, whole_unless_alike=merge_segment is None)
     done: dict = {}  # the last few segments' ids: a run's segments repeat
     for a, b in zip(bounds, bounds[1:]):
         part = piece[a:b]
