@@ -43,19 +43,49 @@ def _folds(ch: str) -> set[str]:
 
 
 def _prop_fn(name: str):
+    """A test of one property: (the character, its category or None) -> bool. The
+    category is the library's (text.category), not the running Python's."""
     if name in _ONIG:
         table = _ONIG[name]
-        return lambda ch: ch in table
-    # the library's categories (text.category), not the running Python's
+        return lambda ch, cat: ch in table
     if name == "digit":
-        return lambda ch: category(ch) == "Nd"
+        return lambda ch, cat: cat == "Nd"
     if name.startswith("cat:"):
-        cat = name[4:]
-        return lambda ch: category(ch).startswith(cat)
+        prefix = name[4:]
+        return lambda ch, cat: cat.startswith(prefix)
     if name.startswith("range:"):
         lo, hi = name[6], name[8]
-        return lambda ch: lo <= ch <= hi
+        return lambda ch, cat: lo <= ch <= hi
     raise AssertionError(name)
+
+
+class Properties:
+    """Which of a pattern's properties (sorted names) a character has, as a tuple. Those
+    that ask its category alone (a pattern can name 33) are answered once per category;
+    the category is looked up only where one asks for it."""
+
+    def __init__(self, names):
+        self.names = sorted(names)
+        self._tests = [_prop_fn(name) for name in self.names]
+        by_category = [name == "digit" or (name.startswith("cat:") and name not in _ONIG) for name in self.names]
+        self._needs_category = any(by_category)
+        self._per_character = [i for i, asks in enumerate(by_category) if not asks]
+        self._known: dict[str | None, list[bool]] = {}  # category -> the answers of the tests that ask it
+
+    def __call__(self, ch: str) -> tuple[bool, ...]:
+        cat = category(ch) if self._needs_category else None
+        known = self._known.get(cat)
+        if known is None:
+            known = self._known[cat] = [test(ch, cat) for test in self._tests]
+        if not self._per_character:
+            return tuple(known)
+        answers = list(known)
+        for i in self._per_character:
+            answers[i] = self._tests[i](ch, cat)
+        return tuple(answers)
+
+    def of(self, ch: str) -> dict[str, bool]:
+        return dict(zip(self.names, self(ch)))
 
 
 _CATEGORIES = {"L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "Mn", "Mc", "Me", "N", "Nd", "Nl", "No", "P", "Pc", "Pd",
@@ -258,11 +288,10 @@ class CompiledPattern:
         parser = _Parser(pattern)
         self._tree = parser.parse()
         self.pattern = pattern
-        props = sorted(parser.props)
-        fns = [_prop_fn(p) for p in props]
+        properties = Properties(parser.props)
         samples = []  # (code char, literal or None, property dict)
         for lit in sorted(parser.literals):
-            samples.append((chr(0xE000 + len(samples)), lit, {p: f(lit) for p, f in zip(props, fns)}))
+            samples.append((chr(0xE000 + len(samples)), lit, properties.of(lit)))
         self._samples = samples
         code_of_literal = {lit: code for code, lit, _ in samples}
         self._newline = code_of_literal.get("\n")
@@ -272,11 +301,11 @@ class CompiledPattern:
             code = code_of_literal.get(ch)
             if code is not None:
                 return code
-            bits = tuple(f(ch) for f in fns)
+            bits = properties(ch)
             code = code_of_bits.get(bits)
             if code is None:
                 code = code_of_bits[bits] = chr(0xE000 + len(samples))
-                samples.append((code, None, dict(zip(props, bits))))
+                samples.append((code, None, dict(zip(properties.names, bits))))
             return code
 
         self._table = CodeTable(classify)

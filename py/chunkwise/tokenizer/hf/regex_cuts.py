@@ -4,7 +4,7 @@ before a space: whether its matches may take the character before the cut
 (regex.py's parser) as a Glushkov automaton. cuts_at_spaces asks, step by step."""
 from __future__ import annotations
 
-from .regex import RegexUnsupported, _Parser, _prop_fn
+from .regex import Properties, RegexUnsupported, _Parser
 from .text import WHITE_SPACE
 
 
@@ -16,11 +16,10 @@ class _Classes:
     def __init__(self, parser: _Parser, ends):
         self.parser = parser
         self.ends = ends
-        self.props = sorted(parser.props)
-        self.fns = [_prop_fn(p) for p in self.props]
+        self.properties = Properties(parser.props)
 
     def takes(self, matcher, ch: str) -> bool:
-        return matcher(ch if ch in self.parser.literals else None, {p: f(ch) for p, f in zip(self.props, self.fns)})
+        return matcher(ch if ch in self.parser.literals else None, self.properties.of(ch))
 
     def takes_a_head(self, matcher) -> bool:
         # Every class such a character may have: the pattern's literals and each
@@ -31,8 +30,8 @@ class _Classes:
         for lit in self.parser.literals:
             if (anything or lit not in WHITE_SPACE) and self.takes(matcher, lit):
                 return True
-        for bits in range(1 << len(self.props)):
-            values = {p: bool(bits >> i & 1) for i, p in enumerate(self.props)}
+        for bits in range(1 << len(self.properties.names)):
+            values = {p: bool(bits >> i & 1) for i, p in enumerate(self.properties.names)}
             if not anything and values.get("space"):
                 continue
             if matcher(None, values):
