@@ -2,11 +2,11 @@
 // settings change sends only the settings, and the page's texts come from the
 // engine's own describe().
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import {
-  PYTHON, ROOT, assertMatchesEngine, launchBrowser, paste, setSettings, startServer, tmpFile, waitDone, waitReady,
+  PYTHON, ROOT, assertMatchesEngine, paste, setSettings, tmpFile, useApp, waitDone,
 } from "./helpers.mjs";
 import { markdownDoc } from "./corpus.mjs";
 
@@ -29,22 +29,11 @@ const sentSince = async (page, n) => (await page.evaluate(() => window.__sent)).
 const sentCount = (page) => page.evaluate(() => window.__sent.length);
 
 describe("the worker keeps the document", () => {
-  let server, browser, page;
+  const app = useApp({ initScript: recordWorkerMessages });
+  let page;
   const doc = markdownDoc(5, 5);
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const context = await browser.newContext();
-    page = await context.newPage();
-    await page.addInitScript(recordWorkerMessages);
-    await page.goto(server.url);
-    await waitReady(page);
-  });
-  after(async () => {
-    await browser?.close();
-    server?.stop();
-  });
+  before(() => { page = app.page; });
 
   test("a paste sends the text once; each settings change sends only the settings", async () => {
     let mark = await sentCount(page);

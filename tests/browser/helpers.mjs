@@ -85,8 +85,12 @@ export function useApp(options) {
 // here before: the page starts empty, and the browser keeps what their first visit left
 // (the service worker's copy of the build, the engine's saved state), so it resumes the
 // engine instead of starting Python.
-export async function openApp(server, { colorScheme = "light", viewport = { width: 1400, height: 1000 }, sample = false } = {}) {
-  const options = { acceptDownloads: true, colorScheme, viewport };
+// touch: a phone's screen, touch and no hover (Chromium's mobile emulation). initScript:
+// a function run in the page before its own scripts.
+export async function openApp(server, {
+  colorScheme = "light", viewport = { width: 1400, height: 1000 }, sample = false, touch = false, initScript = null,
+} = {}) {
+  const options = { acceptDownloads: true, colorScheme, viewport, ...(touch && { hasTouch: true, isMobile: true }) };
   const context = sample ? await newVisitor(options) : await returningVisitor(server, options);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
   const page = context.pages()[0] ?? await context.newPage(); // (a profile's browser opens with one tab)
@@ -101,6 +105,7 @@ export async function openApp(server, { colorScheme = "light", viewport = { widt
     document.addEventListener("securitypolicyviolation", (e) =>
       window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
+  if (initScript) await page.addInitScript(initScript);
   await page.goto(server.url);
   await waitReady(page);
   return { context, page, log };

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
-  ROOT, engineReference, launchBrowser, paste, readStats, screenshot, setSettings, startServer, useApp, waitDone,
+  ROOT, engineReference, launchBrowser, openApp, pageServer, paste, readStats, screenshot, setSettings, useApp, waitDone,
 } from "./helpers.mjs";
 import { axeViolations } from "./axe.mjs";
 import { markdownDoc, paragraph, rng } from "./corpus.mjs";
@@ -342,15 +342,13 @@ describe("page round 2: defects a new user hit", () => {
 
 describe("page round 2: while booting, and on a touch screen", () => {
   let server, browser;
-  before(async () => { server = await startServer(); browser = await launchBrowser(); });
+  // (browser: a first visit's, for the engine starting from nothing)
+  before(async () => { server = await pageServer(); browser = await launchBrowser(); });
   after(async () => { await browser?.close(); server?.stop(); });
-  // A phone's screen and touch, the page booted with the test document chunked.
+  // A phone's screen and touch (a returning visitor's), with the test document chunked.
   async function phoneWithDoc() {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.fill("[data-testid=source-text]", doc);
-    await waitDone(page);
+    const { context, page } = await openApp(server, { viewport: { width: 390, height: 844 }, touch: true });
+    await paste(page, doc);
     return { context, page };
   }
 
