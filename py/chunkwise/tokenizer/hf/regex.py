@@ -43,19 +43,20 @@ def _folds(ch: str) -> set[str]:
 
 
 def _prop_fn(name: str):
-    """A test of one property: (the character, its category or None) -> bool. The
-    category is the library's (text.category), not the running Python's."""
+    """A test of one property, (the character, its category or None) -> bool, and
+    whether it asks the category alone. The category is the library's
+    (text.category), not the running Python's."""
     if name in _ONIG:
         table = _ONIG[name]
-        return lambda ch, cat: ch in table
+        return (lambda ch, cat: ch in table), False
     if name == "digit":
-        return lambda ch, cat: cat == "Nd"
+        return (lambda ch, cat: cat == "Nd"), True
     if name.startswith("cat:"):
         prefix = name[4:]
-        return lambda ch, cat: cat.startswith(prefix)
+        return (lambda ch, cat: cat.startswith(prefix)), True
     if name.startswith("range:"):
         lo, hi = name[6], name[8]
-        return lambda ch, cat: lo <= ch <= hi
+        return (lambda ch, cat: lo <= ch <= hi), False
     raise AssertionError(name)
 
 
@@ -66,10 +67,10 @@ class Properties:
 
     def __init__(self, names):
         self.names = sorted(names)
-        self._tests = [_prop_fn(name) for name in self.names]
-        by_category = [name == "digit" or (name.startswith("cat:") and name not in _ONIG) for name in self.names]
-        self._needs_category = any(by_category)
-        self._per_character = [i for i, asks in enumerate(by_category) if not asks]
+        tests = [_prop_fn(name) for name in self.names]
+        self._tests = [test for test, _ in tests]
+        self._per_character = [i for i, (_, by_category) in enumerate(tests) if not by_category]
+        self._needs_category = len(self._per_character) < len(tests)
         self._known: dict[str | None, list[bool]] = {}  # category -> the answers of the tests that ask it
 
     def __call__(self, ch: str) -> tuple[bool, ...]:
