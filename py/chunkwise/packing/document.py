@@ -4,10 +4,10 @@ chunking it with other settings only packs again (packer.py).
 """
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Callable
 
 from . import topics
+from ..cached import cached_property
 from ..tokenizer.chars import CharIndex
 from ..tokenizer.index import TokenIndex
 from ..code.scan import scan

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import math
 import time
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Iterator
 
+from ..cached import cached_property
 from ..text import graphemes
 from . import topics
 from ..code.cuts import CodeOutline
