@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
+from dataclasses import replace
 
 from .packing.document import Document
-from .packing.packer import chunk_document
-from .packing.settings import settle
-from .packing.context import check_context
-from .packing.settings import check_parent_tokens, check_reference
+from .packing.packer import ChunkJob
+from .packing.settings import check_settings
 from .types import (
     DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, Chunk, ChunkwiseWarning,
-    Result, Settings,
+    Result,
 )
 from .tokenizer.registry import get_tokenizer
 
@@ -39,16 +38,11 @@ class Chunker:
         encoding: str = DEFAULT_ENCODING, overlap_unit: str = DEFAULT_OVERLAP_UNIT, context: str = DEFAULT_CONTEXT,
         parent_tokens: int | None = None,
     ):
-        budget, used_overlap, adjustments = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
-        parents = check_parent_tokens(parent_tokens, budget)
-        check_reference(strategy, context, parents)
-        self.settings = Settings(budget, used_overlap, strategy, encoding, overlap_unit, check_context(context), parents)
-        self.adjustments = adjustments
-        self._arguments = dict(
-            max_tokens=max_tokens, overlap=overlap, strategy=strategy, encoding=encoding, overlap_unit=overlap_unit,
-            context=context, parent_tokens=parent_tokens,
-        )
-        self.tokenizer = get_tokenizer(encoding)  # loaded (and cached) now, not on the first document
+        checked = check_settings(max_tokens, overlap, strategy, encoding, overlap_unit, context, parent_tokens)
+        self.settings = checked.settings
+        self.adjustments = list(checked.warnings)
+        self.tokenizer = get_tokenizer(encoding)  # loaded now, not on the first document
+        self._checked = replace(checked, tokenizer=self.tokenizer)
 
     def __repr__(self) -> str:
         s = self.settings
@@ -61,7 +55,7 @@ class Chunker:
     def chunk_document(self, text: str | Document, language: str | None = None) -> Result:
         """Chunks, the source's token count and warnings, as chunkwise.chunk_document gives
         (`language` as there: None for prose, a code language, or "auto")."""
-        return chunk_document(text, language=language, **self._arguments)
+        return ChunkJob(text, language=language, checked=self._checked).result()
 
     def chunk(self, text: str | Document) -> list[Chunk]:
         """The chunks of one text; adjusted settings or repaired text warn (ChunkwiseWarning)."""

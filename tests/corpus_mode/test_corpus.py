@@ -252,6 +252,10 @@ def test_chunker_is_chunk_with_settings_held():
     assert chunker.tokenizer.name == "o200k_base"
     assert chunker.chunk(texts[0]) == chunkwise.chunk(texts[0], max_tokens=200, overlap=20, strategy="sentences", encoding="o200k_base")
     assert chunker.chunk_batch(texts) == [chunkwise.chunk(t, max_tokens=200, overlap=20, strategy="sentences", encoding="o200k_base") for t in texts]
+    # the whole Result alike (warnings, the source's count), a short text's one chunk and a long text's
+    settings = dict(max_tokens=200, overlap=20, strategy="sentences", encoding="o200k_base")
+    for text in ("  One short row.\n", texts[0], "word " * 300):
+        assert chunker.chunk_document(text) == chunkwise.chunk_document(text, **settings)
     document = chunkwise.Document(texts[1])  # prepared once, chunked by several Chunkers
     assert chunker.chunk(document) == chunker.chunk(texts[1])
     assert Chunker().settings.overlap == chunkwise.default_overlap(512)

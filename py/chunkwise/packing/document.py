@@ -129,7 +129,10 @@ class Document:
 
     def index(self, encoding: str) -> TokenIndex | CharIndex:
         """The token index of this encoding (with the current backend), kept for the next run."""
-        tokenizer = get_tokenizer(encoding)
+        return self.index_of(get_tokenizer(encoding))
+
+    def index_of(self, tokenizer) -> TokenIndex | CharIndex:
+        """The token index of this tokenizer, kept for the next run."""
         index = self._indexes.get(tokenizer.key)
         if index is None:
             index = self._indexes[tokenizer.key] = tokenizer.index(self.text)

@@ -26,17 +26,17 @@ from ..code.languages import resolve
 from ..text.markdown import Outline
 from ..types import (
     BOUNDARIES, DEFAULT_CONTEXT, DEFAULT_ENCODING, DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP_UNIT, DEFAULT_STRATEGY, HEADING, SENTENCE, TOKEN,
-    Chunk, Result, Settings,
+    Chunk, Result,
 )
 from ..text.separators import Separators, next_space, skip_space, trim_end
 from . import langchain
 from .strategies import CODE, CODE_STRUCTURE, END, LEAST_FILL, MIN_FILL, REFERENCE, SPECS
 from ..unicode.whitespace import is_space
-from .context import NO_PREFIX, Context, Prefix, check_context
+from .context import NO_PREFIX, Context, Prefix
 from .cuts import Candidate, Ending, Overlap, Window
 from .document import Document
 from .policies import POLICIES
-from .settings import check_parent_tokens, check_reference, overlap_range, settle
+from .settings import Checked, check_settings, overlap_range
 from ..tokenizer.registry import get_tokenizer
 
 _NOT_YET = object()  # (a reference strategy's next chunk, not looked for yet)
@@ -66,12 +66,16 @@ class ChunkJob:
     def __init__(
         self, source: Document | str, *, max_tokens=DEFAULT_MAX_TOKENS, overlap=None, strategy=DEFAULT_STRATEGY, encoding=DEFAULT_ENCODING,
         language: str | None = None, overlap_unit=DEFAULT_OVERLAP_UNIT, context=DEFAULT_CONTEXT, parent_tokens=None,
+        checked: Checked | None = None,
     ):
-        given_overlap = overlap
-        budget, overlap, warnings = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
-        context = check_context(context)
-        parent_tokens = check_parent_tokens(parent_tokens, budget)
-        check_reference(strategy, context, parent_tokens)
+        """`checked`: the settings checked once already (a Chunker's); the others are then not read."""
+        if checked is None:
+            checked = check_settings(max_tokens, overlap, strategy, encoding, overlap_unit, context, parent_tokens)
+        self.settings = settings = checked.settings
+        if checked.tokenizer is not None:
+            self.tokenizer = checked.tokenizer
+        budget, overlap, strategy, encoding = settings.max_tokens, settings.overlap, settings.strategy, settings.encoding
+        overlap_unit, context, parent_tokens = settings.overlap_unit, settings.context, settings.parent_tokens
         if isinstance(source, Document):
             if language is not None and resolve(language) != (source.language or "text"):
                 raise ValueError("a Document has its language already; make a new Document for another")
@@ -80,12 +84,10 @@ class ChunkJob:
             doc = Document(source, language)
         self.document = doc
         self.text = doc.text
-        self.settings = Settings(budget, overlap, strategy, encoding, overlap_unit, context, parent_tokens)
         # an overlap the caller gave (not the default): say so when no chunk got one
-        self._overlap_given = given_overlap is not None and overlap > 0
-        self.warnings = warnings + doc.warnings
+        self._overlap_given = checked.overlap_given
+        self.warnings = [*checked.warnings, *doc.warnings]
         self.strategy = SPECS["code" if strategy == "smart" and doc.is_code else strategy]
-        self._overlap_range = overlap_range(overlap, budget, self.strategy.whole_units and overlap_unit == "unit")
         self._no_unit_start = 0  # chunks left without an overlap: no unit start within reach
         # chunk starts known to begin a sentence (a unit start: after a cut of a sentence's
         # level or stronger, or where a unit overlap starts): the judge need not be asked
@@ -93,7 +95,7 @@ class ChunkJob:
         # a reference strategy is its own algorithm (langchain.py), chunks made lazily, in order
         self._reference = self._pending = None
         if self.strategy.kind == REFERENCE:  # (on the whole text, trailing whitespace too, as LangChain is given it)
-            self._reference = langchain.split(doc.text, doc.index(encoding), budget, overlap, lambda a: self.outline.path_at(a))
+            self._reference = langchain.split(doc.text, doc.index_of(self.tokenizer), budget, overlap, lambda a: self.outline.path_at(a))
             self._pending = _NOT_YET
         else:
             self.policy = POLICIES[self.strategy.kind](self.strategy)
@@ -105,7 +107,7 @@ class ChunkJob:
         self.prev_end = 0  # end of the previous chunk: overlap lies before it
         self.overlap_tokens = 0  # exact count of text[pos:prev_end]
         self._over_budget_warned = False  # (see _lone_character)
-        self.context = Context(doc, get_tokenizer(encoding), budget) if context == "headings" else None
+        self.context = Context(doc, self.tokenizer, budget) if context == "headings" else None
         self.parents: list[Chunk] = []
         self._parent = None  # the index of the parent being tiled
         if parent_tokens is not None:
@@ -125,10 +127,20 @@ class ChunkJob:
         self.prev_end, self.overlap_tokens = parent.start, 0
 
     @cached_property
+    def tokenizer(self):
+        """The encoding's tokenizer (unless the settings came with it loaded)."""
+        return get_tokenizer(self.settings.encoding)
+
+    @cached_property
     def index(self):
         """The document's token index for this encoding, built on first use (_whole_text
         may make one chunk of the whole text without it)."""
-        return self.document.index(self.settings.encoding)
+        return self.document.index_of(self.tokenizer)
+
+    @cached_property
+    def _overlap_range(self) -> tuple[int, int, int]:
+        s = self.settings
+        return overlap_range(s.overlap, s.max_tokens, self.strategy.whole_units and s.overlap_unit == "unit")
 
     # The outline and the cuts are looked for only once there is a chunk to make:
     # text of whitespace alone makes none (its token count is all it gets).
@@ -315,7 +327,7 @@ class ChunkJob:
         if (self.chunks or self.context is not None or self._parent is not None or a >= stop
                 or not self.policy.whole_rest_fits_one_chunk or len(text) > most or len(text.encode()) > most):
             return None
-        tokenizer = get_tokenizer(self.settings.encoding)
+        tokenizer = self.tokenizer
         if self.document.has_index(tokenizer):  # (a Document chunked before: its index counts)
             return None
         total = tokenizer.count(text)

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import operator
 
-from ..types import DEFAULT_OVERLAP_UNIT, OVERLAP_UNITS
+from dataclasses import dataclass
+
+from ..types import DEFAULT_CONTEXT, DEFAULT_OVERLAP_UNIT, OVERLAP_UNITS, Settings
+from .context import check_context
+from ..tokenizer.base import Tokenizer
 from .strategies import REFERENCES, STRATEGIES
 from ..tokenizer.registry import check_encoding
 
@@ -110,3 +114,26 @@ def check_reference(strategy: str, context: str, parent_tokens) -> None:
     makes that library's chunks, nothing else."""
     if strategy in REFERENCES and (context != "none" or parent_tokens is not None):
         raise ValueError(f"strategy {strategy!r} is LangChain's splitter as it is: it takes no context or parent_tokens")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A run's settings, checked and settled once (a Chunker keeps them for every text)."""
+
+    settings: Settings
+    warnings: tuple[str, ...]  # what settle() adjusted, and why
+    overlap_given: bool  # an overlap the caller asked for (not the default), and not 0
+    tokenizer: Tokenizer | None = None  # the encoding's, where the caller holds it loaded (else the job gets it)
+
+
+def check_settings(
+    max_tokens, overlap, strategy: str, encoding: str, overlap_unit: str = DEFAULT_OVERLAP_UNIT,
+    context: str = DEFAULT_CONTEXT, parent_tokens=None,
+) -> Checked:
+    """Every setting of a run checked (ValueError naming the bad one) and settled."""
+    budget, used_overlap, warnings = settle(max_tokens, overlap, strategy, encoding, overlap_unit)
+    context = check_context(context)
+    parent_tokens = check_parent_tokens(parent_tokens, budget)
+    check_reference(strategy, context, parent_tokens)
+    settings = Settings(budget, used_overlap, strategy, encoding, overlap_unit, context, parent_tokens)
+    return Checked(settings, tuple(warnings), overlap is not None and used_overlap > 0)
