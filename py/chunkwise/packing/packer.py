@@ -169,9 +169,6 @@ class ChunkJob:
         started = time.perf_counter()
         while not self.done:
             made.append(self._next_chunk())
-            if self.done and self._reference is None:  # (the reference keeps its library's ways)
-                self._explain_no_overlap()
-                self._explain_context()
             if max_chunks is not None and len(made) >= max_chunks:
                 break
             if max_seconds is not None and time.perf_counter() - started >= max_seconds:
@@ -212,15 +209,21 @@ class ChunkJob:
             )
 
     def result(self) -> Result:
-        self.step()
+        while not self.done:  # (step() without its limits: a short text's one chunk costs no more)
+            self._next_chunk()
+        source_tokens = self.index.total() if self._source_tokens is None else self._source_tokens
+        return Result(
+            self.chunks, source_tokens, self.settings, self.warnings, self.document.language, self.parents, self._mid_sentence(),
+        )
+
+    def _mid_sentence(self) -> list[int]:
+        """The chunks after the first that start mid-sentence (the judge: Document.starts_sentence)."""
+        if len(self.chunks) < 2:
+            return []
         # (known only where this run cuts by the separators the judge reads: not code's on prose)
         known = self._known_starts if self.document.is_code or self.strategy.kind != CODE else set()
         starts_sentence = self.document.starts_sentence
-        mid_sentence = [c.index for c in self.chunks[1:] if c.start not in known and not starts_sentence(c.start)]
-        source_tokens = self.index.total() if self._source_tokens is None else self._source_tokens
-        return Result(
-            self.chunks, source_tokens, self.settings, self.warnings, self.document.language, self.parents, mid_sentence,
-        )
+        return [c.index for c in self.chunks[1:] if c.start not in known and not starts_sentence(c.start)]
 
     # -- one chunk -----------------------------------------------------------
     def _next_chunk(self) -> Chunk:
@@ -265,6 +268,9 @@ class ChunkJob:
         )
         self.chunks.append(chunk)
         self._advance(a, ending, last)
+        if self.done:
+            self._explain_no_overlap()
+            self._explain_context()
         return chunk
 
     def _peek(self) -> Chunk | None:

@@ -132,13 +132,19 @@ class Outline:
     def __init__(self, text: str):
         self.text = text
         self.headings, self.fences = scan_markdown(text)
-        self.starts = [h.start for h in self.headings]
+        self.starts = []
         self._paths = []
+        self._parents: list[int] = []  # each heading's parent on the path (-1: none)
+        if self.headings:  # (most short texts, a corpus job's rows, have none)
+            self._open_paths()
+
+    def _open_paths(self) -> None:
+        """Each heading's path and parent: the headings open at its start, outermost first."""
+        self.starts = [h.start for h in self.headings]
         paths: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct path
         levels: list[int] = []  # the open headings' levels, titles and indexes, outermost first
         titles: list[str] = []
         opened: list[int] = []
-        self._parents: list[int] = []  # each heading's parent on the path (-1: none)
         for i, h in enumerate(self.headings):
             while levels and levels[-1] >= h.level:
                 levels.pop()
