@@ -68,11 +68,12 @@ def locate(text: str, chunks: list[str]) -> list[tuple[int, int, str]]:
 
 
 def chunkwise_contender(overlap: int, strategy: str = "smart") -> Contender:
-    def run(_, text):
-        return [(c.start, c.end, c.text) for c in chunkwise.chunk_document(
-            text, max_tokens=SIZE, overlap=overlap, strategy=strategy, encoding="cl100k_base").chunks]
+    """A Chunker, as a pipeline keeps one (the settings checked and the tokenizer loaded once)."""
+    def run(chunker, text):
+        return [(c.start, c.end, c.text) for c in chunker.chunk_document(text).chunks]
 
-    return Contender(f"chunkwise {strategy}", overlap, lambda: None, run)
+    return Contender(f"chunkwise {strategy}", overlap, lambda: chunkwise.Chunker(
+        max_tokens=SIZE, overlap=overlap, strategy=strategy, encoding="cl100k_base"), run)
 
 
 def peer_contenders(enc, overlap: int) -> list[Contender]:
