@@ -4,7 +4,6 @@ eighth of the budget unless given) and the range an overlap may take.
 from __future__ import annotations
 
 import operator
-
 from dataclasses import dataclass
 
 from ..types import DEFAULT_CONTEXT, DEFAULT_OVERLAP_UNIT, OVERLAP_UNITS, Settings
