@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PYTHON, assertMatchesEngine, launchProfile, paste, setSettings, startServer, waitDone, waitReady } from "./helpers.mjs";
+import { BOOT_TIMEOUT, PYTHON, assertMatchesEngine, launchProfile, paste, setSettings, startServer, waitDone, waitReady } from "./helpers.mjs";
 import { markdownDoc } from "./corpus.mjs";
 import { SNAPSHOT_CACHE } from "../../app/snapshot.js";
 
@@ -21,13 +21,16 @@ const served = (server, since) => [...server.stderr().slice(since).matchAll(/"GE
 
 const status = (page) => page.textContent("[data-testid=engine-status]");
 
+// Saving the engine (about 45 MB into Cache Storage) follows a boot and, on a loaded
+// machine, takes about as long: every wait for a snapshot gets a boot's time.
+const snapshotDeadline = () => Date.now() + BOOT_TIMEOUT;
+
 // The URLs of the engine snapshots this profile keeps, once the first is saved
 // (the worker saves it just after it is ready).
 async function savedSnapshots(page) {
-  for (let i = 0; i < 600; i++) {
+  for (const deadline = snapshotDeadline(); Date.now() < deadline; await page.waitForTimeout(100)) {
     const urls = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), SNAPSHOT_CACHE);
     if (urls.length) return urls;
-    await page.waitForTimeout(100);
   }
   throw new Error("no engine snapshot was saved");
 }
@@ -141,7 +144,7 @@ describe("caching", () => {
       await assertMatchesEngine(page, doc, { strategy: "smart", max_tokens: 512, overlap: 64, encoding: "cl100k_base" });
       // ...and saved a good snapshot in its place, which the next reload resumes.
       let size = 0;
-      for (let i = 0; i < 600 && size <= 1 << 20; i++) {
+      for (const deadline = snapshotDeadline(); Date.now() < deadline && size <= 1 << 20;) {
         size = await page.evaluate(async ({ name, url }) => {
           const hit = await (await caches.open(name)).match(url);
           return hit ? (await hit.arrayBuffer()).byteLength : 0;
@@ -201,7 +204,9 @@ json.dump(manifest, open(manifest_path, "w"), indent=2)
       assert.doesNotMatch(await status(page), /resumed/, "the new build started Python afresh");
       assert.equal(await page.textContent("[data-testid=engine-version]"), changed, "and runs the new wheel");
       let saved;
-      for (let i = 0; i < 600 && !(saved = await savedSnapshots(page)).every((u) => u !== first); i++) await page.waitForTimeout(100);
+      for (const deadline = snapshotDeadline(); Date.now() < deadline && !(saved = await savedSnapshots(page)).every((u) => u !== first);) {
+        await page.waitForTimeout(100);
+      }
       assert.equal(saved.length, 1, "one snapshot is kept: the new build's");
       assert.notEqual(saved[0], first);
 
