@@ -27,4 +27,5 @@ else:
             value = instance.__dict__[self.name] = self.compute(instance)
             return value
 
+
 __all__ = ["cached_property"]
