@@ -25,7 +25,9 @@ from .tokenizer.registry import get_tokenizer
 
 
 class Chunker:
-    """Chunks texts with fixed settings; bad settings raise ValueError here, once.
+    """Chunks texts with fixed settings; bad settings raise ValueError here, once (in the
+    order chunkwise.chunk_document checks them). The tokenizer is loaded here too, with
+    the backend CHUNKWISE_BACKEND names now, and every text is counted by it.
 
     The overlap defaults to an eighth of max_tokens, as in chunkwise.chunk.
     `settings` holds what is actually used (an overlap over half the budget is

@@ -261,6 +261,12 @@ def test_chunker_is_chunk_with_settings_held():
     assert Chunker().settings.overlap == chunkwise.default_overlap(512)
     with pytest.raises(ValueError, match="unknown strategy"):
         Chunker(strategy="nope")
+    for bad in (dict(context="bogus", parent_tokens=1), dict(strategy="langchain-recursive", context="bogus")):
+        with pytest.raises(ValueError) as by_chunker:  # several bad settings: the one chunk_document names first
+            Chunker(**bad)
+        with pytest.raises(ValueError) as by_function:
+            chunkwise.chunk_document("One.", **bad)
+        assert str(by_chunker.value) == str(by_function.value)
     clamped = Chunker(max_tokens=10, overlap=9)
     assert clamped.settings.overlap == 5 and "clamped" in clamped.adjustments[0]
     with warnings.catch_warnings(record=True) as caught:
