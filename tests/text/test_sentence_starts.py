@@ -17,6 +17,9 @@ PROSE = {
     "node-net.md": (CORPUS / "node-net.md").read_text(encoding="utf-8"),
     "russian.txt": (CORPUS / "russian.txt").read_text(encoding="utf-8"),
     "Apache-2.0": APACHE.read_text(encoding="utf-8"),
+    # GNU tar's manual page (GPL-3.0-or-later), as man-db shows it at 80 columns:
+    # MANWIDTH=80 man tar | col -bx
+    "man-tar.txt": (pathlib.Path(__file__).parent / "man-tar.txt").read_text(encoding="utf-8"),
 }
 
 
@@ -36,9 +39,29 @@ PROSE = {
     ("une ligne assez longue pour avoir atteint la largeur du café\nété comme", True),
     ("une ligne assez longue pour avoir atteint la largeur, naïve\n  Über alles", False),
     ("une ligne assez longue pour avoir atteint la largeur du texte\nÉté comme", False),
+    # a paragraph's first line, continued with a capital: the next line goes on in lowercase
+    ("   4. Redistribution. You may reproduce and distribute copies of the\n      Work or Derivative Works"
+     " thereof in any medium, with or without\n      modifications, and in Source", True),
+    ("  Each version is given a distinguishing version number.  If the\nProgram specifies that a certain"
+     " numbered version of the GNU General\nPublic License \"or any later version\" applies to it, you have"
+     " the\noption of following", True),  # two lines of capitals before the lowercase
+    ("Another server is already listening on the requested address and\n`port`/`path`/`handle`. One way to"
+     " handle this would be\nto retry", True),
+    # ...but not a definition's body, indented under its term deeper than a list item's text
+    ("       --what-if=file, --new-file=file, --assume-new=file\n              Pretend  that  the  target file"
+     " has just been modified.  When used\n              with the -n flag", False),
+    ("       [(] pattern [ | pattern ] ... ) list ;; ] ... esac\n              A case command first expands"
+     " word, and tries to match it\n              against each pattern in turn", False),
 ])
 def test_soft_wraps(text, soft):
     assert is_soft_wrap(text, text.index("\n")) is soft
+
+
+def test_a_fence_line_is_no_continuation():
+    text = ("a line of text that runs long enough to reach the wrap width\n"
+            "and goes on in lowercase, as long as the line before it ran\n```\n")
+    assert is_soft_wrap(text, text.index("\n"))
+    assert not is_soft_wrap(text, text.index("\n```"))
 
 
 def test_the_judge_flags_a_chunk_that_starts_after_a_soft_wrap():

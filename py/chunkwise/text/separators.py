@@ -131,18 +131,30 @@ _WRAP_WIDTH = 40  # an indented continuation counts after a line this long (it r
 _WRAP_SHARE = 0.8  # ...and at least this share of the next line's length
 _INDENT_READ = 24  # how far past the next line's indentation is looked for its first character
 _HYPHENS = "-\u2010\u00ad"  # a word broken at the line end: "informa-" "tion"
+# what may open a continued line besides a letter or digit: a bracket, a quote, and Markdown's
+# code span or link ("...listening on the requested\n`port`/`path`/`handle`")
+_CONTINUATION_OPENERS = "([\"'“`"
+_LOOK_AHEAD = 2  # lines a paragraph's first line looks down for its lowercase continuation
 
 
-def is_soft_wrap(text: str, i: int, capitals: bool = True) -> bool:
+def is_soft_wrap(text: str, i: int, behind: bool = True, ahead: int = _LOOK_AHEAD) -> bool:
     """Is the line break at i a soft wrap inside a hard-wrapped sentence ("...other
     domains, we\nwish to")? The line before ends inside a sentence (a letter, a digit, a
     comma, or a hyphen after a letter) and the next line continues it:
     - with a lowercase letter, right at its start, or past an indentation after a line
       that ran into the width (licences indent their continuation lines; an indented
       line after a short one is a list's, a log's or code's);
-    - with a capital, a digit or a bracket ("Corresponding\n    Source"), after a line
-      that ran into the width and was itself continued in lowercase from the line before
-      (inside a hard-wrapped paragraph, where logs and lists never are)."""
+    - with a capital, a digit, a bracket, a quote or a code span ("Corresponding\n
+      Source"), after a line that ran into the width, inside a hard-wrapped paragraph
+      (where logs and lists never are): the line before continued into this one in
+      lowercase, or, for a paragraph's first line, which has no line before it to ask,
+      the next line, indented as a continuation of this one, is itself continued so
+      ("copies of the\n      Work or Derivative Works thereof in any medium, with or
+      without\n      modifications"), in lowercase or, up to `ahead` lines deep, by
+      another such capital ("If the\nProgram specifies ... the GNU General\nPublic
+      License "or any later version" applies to it, you have the\noption").
+    `behind` and `ahead` say how far around a capital may look (is_soft_wrap asks
+    itself about the breaks around with less: a capital there never looks back)."""
     n = len(text)
     if not 0 < i < n - 1:
         return False
@@ -171,15 +183,61 @@ def is_soft_wrap(text: str, i: int, capitals: bool = True) -> bool:
             return False
         first = text[j]
         lower = is_lower(first)
-    if not lower and not (capitals and (is_alnum(first) or first in "(\"'“")):
+    if not lower and not ((behind or ahead) and (is_alnum(first) or first in _CONTINUATION_OPENERS)):
+        return False
+    if text.startswith("```", j):  # a fence line is no continuation
         return False
     if not lower:  # (the cheaper test first: most lines of a log or a list fail it)
         line_start = text.rfind("\n", max(0, end - 8 * _WRAP_WIDTH), end) + 1
-        if not (line_start > 0 and is_soft_wrap(text, line_start - 1, False)):
+        continued = (behind and line_start > 0 and _lowercase_below(text, line_start - 1, 1)
+                     and is_soft_wrap(text, line_start - 1, False, 0))
+        if not continued and not (ahead and _continues_below(text, line_start, i, j, ahead)):
             return False
     next_end = text.find("\n", j, j + 8 * _WRAP_WIDTH)
     next_length = _columns(text, j, n if next_end == -1 else next_end)
     return _line_length(text, end) >= max(_WRAP_WIDTH, _WRAP_SHARE * next_length)
+
+
+def _continues_below(text: str, line_start: int, i: int, j: int, ahead: int) -> bool:
+    """Does the line after the break at i (its text at j), indented as a continuation of
+    the line at line_start, go on in lowercase, or with a capital up to `ahead` lines deep?"""
+    next_end = text.find("\n", j, j + 8 * _WRAP_WIDTH)
+    return (next_end != -1 and _lowercase_below(text, next_end, ahead) and _hangs_from(text, line_start, j - i - 1)
+            and is_soft_wrap(text, next_end, False, ahead - 1))
+
+
+def _lowercase_below(text: str, i: int, lines: int) -> bool:
+    """Does one of the `lines` lines after the break at i start in lowercase (past an
+    indentation is_soft_wrap reads)? The quick test before asking whether they continue
+    a paragraph: the lines of a log or a list seldom do."""
+    n = len(text)
+    while True:
+        j, stop = i + 1, min(n, i + 1 + _INDENT_READ)
+        while j < stop and text[j] in " \t":
+            j += 1
+        if j < stop and is_lower(text[j]):
+            return True
+        lines -= 1
+        if not lines:
+            return False
+        i = text.find("\n", j, j + 8 * _WRAP_WIDTH)
+        if i == -1:
+            return False
+
+
+# A list item's marker: its continuation lines are indented to the text after it
+# ("   4. Redistribution. You may...", "    c) You must...", "  - item")
+_LIST_MARKER = re.compile(r"[ \t]*(?:\(?[0-9A-Za-z]{1,3}[.)]|[-*•])[ \t]+")
+
+
+def _hangs_from(text: str, line_start: int, indent: int) -> bool:
+    """Could a line indented by `indent` continue the line at line_start: is it indented
+    no deeper than that line, or as deep as the text after its list marker? (Deeper
+    is a definition's body under its term: "--assume-new=FILE\n        Pretend that...")"""
+    if not text[line_start : line_start + indent].strip(" \t"):
+        return True
+    marker = _LIST_MARKER.match(text, line_start)
+    return marker is not None and marker.end() - line_start == indent
 
 
 def _line_length(text: str, end: int) -> int:
