@@ -50,6 +50,14 @@ PROSE = {
     # ...but not a definition's body, indented under its term deeper than a list item's text
     ("       --what-if=file, --new-file=file, --assume-new=file\n              Pretend  that  the  target file"
      " has just been modified.  When used\n              with the -n flag", False),
+    # ...nor a line whose first word would have fitted on the line before (a title's), a
+    # list item, or a line whose own continuation hangs deeper (a stack trace's)
+    ("Configuring the server for production use\nThe server reads its settings from the file that\n"
+     "lives in /etc and is read once", False),
+    ("1. Install the package using the system package manager\n2. Configure the server by editing the main"
+     " config file\n   in /etc/server.conf and restart it", False),
+    ("2024-01-01 12:00:01 ERROR Request failed for user 1234\nException in thread main"
+     " java.lang.NullPointerException\n\tat com.example.Foo.bar(Foo.java:10)", False),
     ("       [(] pattern [ | pattern ] ... ) list ;; ] ... esac\n              A case command first expands"
      " word, and tries to match it\n              against each pattern in turn", False),
 ])

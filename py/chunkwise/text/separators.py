@@ -148,7 +148,7 @@ def is_soft_wrap(text: str, i: int, behind: bool = True, ahead: int = _LOOK_AHEA
       Source"), after a line that ran into the width, inside a hard-wrapped paragraph
       (where logs and lists never are): the line before continued into this one in
       lowercase, or, for a paragraph's first line, which has no line before it to ask,
-      the next line, indented as a continuation of this one, is itself continued so
+      the next line is itself continued so (a continuation's: see _continues_below)
       ("copies of the\n      Work or Derivative Works thereof in any medium, with or
       without\n      modifications"), in lowercase or, up to `ahead` lines deep, by
       another such capital ("If the\nProgram specifies ... the GNU General\nPublic
@@ -187,35 +187,49 @@ def is_soft_wrap(text: str, i: int, behind: bool = True, ahead: int = _LOOK_AHEA
         return False
     if text.startswith("```", j):  # a fence line is no continuation
         return False
-    if not lower:  # (the cheaper test first: most lines of a log or a list fail it)
-        line_start = text.rfind("\n", max(0, end - 8 * _WRAP_WIDTH), end) + 1
-        continued = (behind and line_start > 0 and _lowercase_below(text, line_start - 1, 1)
-                     and is_soft_wrap(text, line_start - 1, False, 0))
-        if not continued and not (ahead and _continues_below(text, line_start, i, j, ahead)):
+    length = _line_length(text, end)
+    if length < _WRAP_WIDTH:  # (every wrap from here on needs a line that ran into the width)
+        return False
+    if not lower:  # (the cheaper tests first: most lines of a log or a list fail them)
+        before = text.rfind("\n", max(0, end - 8 * _WRAP_WIDTH), end)  # (-1: the first line, or one too long to be wrapped)
+        continued = (behind and before != -1 and _lowercase_below(text, before, 1)
+                     and is_soft_wrap(text, before, False, 0))
+        if not continued and not (ahead and (before != -1 or end <= 8 * _WRAP_WIDTH)
+                                  and _continues_below(text, before + 1, end, j, ahead)):
             return False
     next_end = text.find("\n", j, j + 8 * _WRAP_WIDTH)
     next_length = _columns(text, j, n if next_end == -1 else next_end)
-    return _line_length(text, end) >= max(_WRAP_WIDTH, _WRAP_SHARE * next_length)
+    return length >= max(_WRAP_WIDTH, _WRAP_SHARE * next_length)
 
 
-def _continues_below(text: str, line_start: int, i: int, j: int, ahead: int) -> bool:
-    """Does the line after the break at i (its text at j), indented as a continuation of
-    the line at line_start, go on in lowercase, or with a capital up to `ahead` lines deep?"""
+def _continues_below(text: str, line_start: int, end: int, j: int, ahead: int) -> bool:
+    """Is the line at j the next line of a paragraph whose line spans line_start..end, and
+    does it go on in lowercase, or with such a capital up to `ahead` lines deep? It is
+    indented as a continuation, it is no list item, and its first word could not have
+    fitted on the line before (one that could was put on a new line on purpose: after a
+    title, a record, a list item)."""
     next_end = text.find("\n", j, j + 8 * _WRAP_WIDTH)
-    return (next_end != -1 and _lowercase_below(text, next_end, ahead) and _hangs_from(text, line_start, j - i - 1)
-            and is_soft_wrap(text, next_end, False, ahead - 1))
+    if next_end == -1 or not _lowercase_below(text, next_end, ahead):
+        return False
+    next_start = text.rfind("\n", 0, j) + 1
+    if _LIST_MARKER.match(text, next_start) or not _hangs_from(text, line_start, j - next_start):
+        return False
+    if not _hangs_from(text, next_start, _text_start(text, next_end) - next_end - 1):
+        return False  # the line after it hangs from it too (not "\tat com.example..." under a message)
+    word_end = next_space(text, j, next_end) or next_end
+    line, next_line = _columns(text, line_start, end), _columns(text, next_start, next_end)
+    if line + 1 + _columns(text, j, word_end) <= max(line, next_line):
+        return False
+    return is_soft_wrap(text, next_end, False, ahead - 1)
 
 
 def _lowercase_below(text: str, i: int, lines: int) -> bool:
     """Does one of the `lines` lines after the break at i start in lowercase (past an
     indentation is_soft_wrap reads)? The quick test before asking whether they continue
     a paragraph: the lines of a log or a list seldom do."""
-    n = len(text)
     while True:
-        j, stop = i + 1, min(n, i + 1 + _INDENT_READ)
-        while j < stop and text[j] in " \t":
-            j += 1
-        if j < stop and is_lower(text[j]):
+        j = _text_start(text, i)
+        if j - i <= _INDENT_READ and j < len(text) and is_lower(text[j]):
             return True
         lines -= 1
         if not lines:
@@ -225,9 +239,18 @@ def _lowercase_below(text: str, i: int, lines: int) -> bool:
             return False
 
 
+def _text_start(text: str, i: int) -> int:
+    """Where the text of the line after the break at i starts: past its spaces and tabs,
+    looked for at most _INDENT_READ far (i + 1 + _INDENT_READ: none found)."""
+    j, stop = i + 1, min(len(text), i + 1 + _INDENT_READ)
+    while j < stop and text[j] in " \t":
+        j += 1
+    return j
+
+
 # A list item's marker: its continuation lines are indented to the text after it
-# ("   4. Redistribution. You may...", "    c) You must...", "  - item")
-_LIST_MARKER = re.compile(r"[ \t]*(?:\(?[0-9A-Za-z]{1,3}[.)]|[-*•])[ \t]+")
+# ("   4. Redistribution. You may...", "    c) You must...", "  - item", "[1] Smith, J.")
+_LIST_MARKER = re.compile(r"[ \t]*(?:\(?[0-9A-Za-z]{1,3}[.)]|\[[0-9]{1,3}\]|[-*•])[ \t]+")
 
 
 def _hangs_from(text: str, line_start: int, indent: int) -> bool:
