@@ -187,9 +187,6 @@ def is_soft_wrap(text: str, i: int, behind: bool = True, ahead: int = _LOOK_AHEA
         return False
     if text.startswith("```", j):  # a fence line is no continuation
         return False
-    length = _line_length(text, end)
-    if length < _WRAP_WIDTH:  # (every wrap from here on needs a line that ran into the width)
-        return False
     if not lower:  # (the cheaper tests first: most lines of a log or a list fail them)
         before = text.rfind("\n", max(0, end - 8 * _WRAP_WIDTH), end)  # (-1: the first line, or one too long to be wrapped)
         continued = (behind and before != -1 and _lowercase_below(text, before, 1)
@@ -199,7 +196,7 @@ def is_soft_wrap(text: str, i: int, behind: bool = True, ahead: int = _LOOK_AHEA
             return False
     next_end = text.find("\n", j, j + 8 * _WRAP_WIDTH)
     next_length = _columns(text, j, n if next_end == -1 else next_end)
-    return length >= max(_WRAP_WIDTH, _WRAP_SHARE * next_length)
+    return _line_length(text, end) >= max(_WRAP_WIDTH, _WRAP_SHARE * next_length)
 
 
 def _continues_below(text: str, line_start: int, end: int, j: int, ahead: int) -> bool:
@@ -228,24 +225,28 @@ def _lowercase_below(text: str, i: int, lines: int) -> bool:
     indentation is_soft_wrap reads)? The quick test before asking whether they continue
     a paragraph: the lines of a log or a list seldom do."""
     while True:
-        j = _text_start(text, i)
-        if j - i <= _INDENT_READ and j < len(text) and is_lower(text[j]):
+        head = _MAYBE_LOWER_LINE.match(text, i)
+        if head is not None and is_lower(text[head.end()]):
             return True
         lines -= 1
         if not lines:
             return False
+        j = _text_start(text, i)
         i = text.find("\n", j, j + 8 * _WRAP_WIDTH)
         if i == -1:
             return False
 
 
+_INDENT = re.compile(f"[ \t]{{0,{_INDENT_READ}}}")  # (read no further: see _text_start)
+# A line break and an indentation is_soft_wrap reads past, before a character that may be
+# lowercase: an ASCII lowercase letter, or any character outside ASCII (is_lower decides)
+_MAYBE_LOWER_LINE = re.compile(f"\n[ \t]{{0,{_INDENT_READ - 1}}}(?=[a-z\x80-\U0010ffff])")
+
+
 def _text_start(text: str, i: int) -> int:
     """Where the text of the line after the break at i starts: past its spaces and tabs,
     looked for at most _INDENT_READ far (i + 1 + _INDENT_READ: none found)."""
-    j, stop = i + 1, min(len(text), i + 1 + _INDENT_READ)
-    while j < stop and text[j] in " \t":
-        j += 1
-    return j
+    return _INDENT.match(text, i + 1).end()
 
 
 # A list item's marker: its continuation lines are indented to the text after it
