@@ -176,10 +176,8 @@ def is_soft_wrap(text: str, i: int, behind: bool = True, ahead: int = _LOOK_AHEA
     j = i + 1
     lower = False  # (the line's first character is not: asked above)
     if first in " \t":
-        stop = min(n, j + _INDENT_READ)
-        while j < stop and text[j] in " \t":
-            j += 1
-        if j >= stop:
+        j = _text_start(text, i)
+        if j >= min(n, i + 1 + _INDENT_READ):
             return False
         first = text[j]
         lower = is_lower(first)
